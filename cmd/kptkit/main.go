@@ -1,0 +1,107 @@
+// Command kptkit runs kptkit's KRM functions from one binary
+// (`kptkit <function>`, or the binary installed under a function's name) and
+// the commands that work on whole packages and fleets.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/pipeline"
+	"github.com/kptkit/kptkit/pkg/pkgcontext"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+// registry lists the functions kptkit runs, by name.
+var registry = []krmfn.Function{
+	pkgcontext.Function,
+	pipeline.Function,
+}
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	// Installed (or linked) under a function's name, kptkit is that function.
+	if f, ok := lookup(filepath.Base(args[0])); ok {
+		return functions.Run(f, args[1:])
+	}
+	if len(args) < 2 {
+		fmt.Fprint(stderr, usage())
+		return 2
+	}
+	switch cmd := args[1]; cmd {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage())
+		return 0
+	case "version", "--version":
+		fmt.Fprintf(stdout, "kptkit %s\n", currentVersion())
+		return 0
+	default:
+		if f, ok := lookup(cmd); ok {
+			return functions.Run(f, args[2:])
+		}
+		fmt.Fprintf(stderr, "kptkit: unknown command %q\n\n%s", cmd, usage())
+		return 2
+	}
+}
+
+func lookup(name string) (krmfn.Function, bool) {
+	i := slices.IndexFunc(registry, func(f krmfn.Function) bool { return f.Name == name })
+	if i < 0 {
+		return krmfn.Function{}, false
+	}
+	return registry[i], true
+}
+
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`kptkit: KRM functions for the kpt package lifecycle
+
+Usage:
+  kptkit <function> [--help]   run a function: ResourceList on stdin, ResourceList on stdout
+  kptkit version               print the version
+  kptkit help                  print this help
+
+Functions:
+`)
+	for _, f := range registry {
+		fmt.Fprintf(&b, "  %-22s %s\n", f.Name, summary(f.Name))
+	}
+	b.WriteString("\nA function's --help prints its README. Installed or linked under a function's\nname, kptkit runs that function.\n")
+	return b.String()
+}
+
+// summary is the first sentence of a function's README after its title.
+func summary(name string) string {
+	for line := range strings.Lines(functions.Usage(name)) {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "#") {
+			if i := strings.Index(line, ". "); i > 0 {
+				line = line[:i+1]
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+func currentVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

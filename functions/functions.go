@@ -1,0 +1,39 @@
+// Package functions holds the function binaries, one folder each, and their
+// READMEs, which are also their --help texts. It is the edge where a function
+// meets the process: arguments, stdin, stdout, stderr, clock, environment.
+package functions
+
+import (
+	"embed"
+	"os"
+	"time"
+
+	"github.com/kptkit/kptkit/pkg/krmfn"
+)
+
+//go:embed */README.md
+var readmes embed.FS
+
+// Usage returns the --help text of the named function: its README.
+func Usage(name string) string {
+	b, err := readmes.ReadFile(name + "/README.md")
+	if err != nil {
+		return name + ": a kptkit KRM function (no README found)\n"
+	}
+	return krmfn.Usage(b)
+}
+
+// Env is the real world: the wall clock and the process environment.
+func Env() krmfn.Env {
+	return krmfn.Env{Now: time.Now, Getenv: os.Getenv}
+}
+
+// Main runs f as the process and exits with its exit code.
+func Main(f krmfn.Function) {
+	os.Exit(Run(f, os.Args[1:]))
+}
+
+// Run runs f with the given arguments over the process's stdin and stdout.
+func Run(f krmfn.Function, args []string) int {
+	return krmfn.Main(f, Usage(f.Name), args, os.Stdin, os.Stdout, os.Stderr, Env())
+}

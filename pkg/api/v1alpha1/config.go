@@ -1,0 +1,79 @@
+package v1alpha1
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/decode"
+)
+
+// SetPackageContext sets and removes keys of the package context ConfigMap
+// (kptfile.kpt.dev in package-context.yaml).
+type SetPackageContext struct {
+	TypeMeta   `yaml:",inline"`
+	Metadata   ObjectMeta        `yaml:"metadata,omitempty"`
+	Data       map[string]string `yaml:"data,omitempty"`
+	RemoveKeys []string          `yaml:"removeKeys,omitempty"`
+	// Create makes the function create the ConfigMap when the package has none.
+	Create bool `yaml:"create,omitempty"`
+}
+
+// Default fills in defaults (there are none to fill).
+func (c *SetPackageContext) Default() {}
+
+// Validate refuses the reserved keys, naming the config's own fields.
+func (c *SetPackageContext) Validate() []decode.Error {
+	return ValidateContextKeys(c.Data, c.RemoveKeys, "data", "removeKeys")
+}
+
+// ReservedContextKeys are the package context keys kpt and Porch own.
+var ReservedContextKeys = []string{"name", "package-path"}
+
+// ValidateContextKeys refuses reserved keys in data and removeKeys, with
+// Porch's texts: `<dataField>: Invalid value: {"name":"x"}: must not contain the key "name"`.
+func ValidateContextKeys(data map[string]string, removeKeys []string, dataField, removeField string) []decode.Error {
+	var errs []decode.Error
+	for _, key := range ReservedContextKeys {
+		detail := fmt.Sprintf("must not contain the key %q", key)
+		if _, ok := data[key]; ok {
+			errs = append(errs, decode.Invalid(dataField, data, detail))
+		}
+		for _, k := range removeKeys {
+			if k == key {
+				errs = append(errs, decode.Invalid(removeField, removeKeys, detail))
+			}
+		}
+	}
+	return errs
+}
+
+// PrependPipeline puts functions at the front of the root Kptfile's pipeline
+// on behalf of an owner, replacing the functions that owner put there before.
+type PrependPipeline struct {
+	TypeMeta `yaml:",inline"`
+	Metadata ObjectMeta        `yaml:"metadata,omitempty"`
+	Owner    string            `yaml:"owner,omitempty"`
+	Pipeline *kptfile.Pipeline `yaml:"pipeline,omitempty"`
+}
+
+// Default fills in defaults (there are none to fill).
+func (c *PrependPipeline) Default() {}
+
+// Validate checks the owner's name.
+func (c *PrependPipeline) Validate() []decode.Error {
+	return ValidateOwner(c.Owner, "owner")
+}
+
+// ValidateOwner checks the name under which functions are added: it must be
+// set and must not contain ".", which would break the four-part function
+// names (Porch would duplicate such functions on every run).
+func ValidateOwner(owner, field string) []decode.Error {
+	switch {
+	case owner == "":
+		return []decode.Error{{Path: field, Msg: "is required: it names the functions this owner adds"}}
+	case slices.Contains([]byte(owner), '.'):
+		return []decode.Error{{Path: field, Msg: fmt.Sprintf("owner name %q must not contain \".\"", owner)}}
+	}
+	return nil
+}

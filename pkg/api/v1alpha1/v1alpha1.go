@@ -1,0 +1,49 @@
+// Package v1alpha1 defines kptkit's own kinds (group fn.kptkit.dev, version
+// v1alpha1): the typed functionConfigs of the functions and the resources they
+// read and write, each with Default and Validate where it is a config.
+package v1alpha1
+
+const (
+	// Group is the API group of kptkit's kinds.
+	Group = "fn.kptkit.dev"
+	// Version is the API version of kptkit's kinds.
+	Version = "v1alpha1"
+	// APIVersion is Group/Version.
+	APIVersion = Group + "/" + Version
+
+	// AnnotationInCluster marks an item as an object of the management
+	// cluster: an input that functions read and never change.
+	AnnotationInCluster = "kptkit.dev/in-cluster"
+)
+
+// Kinds of kptkit's functionConfigs.
+const (
+	KindSetPackageContext = "SetPackageContext"
+	KindPrependPipeline   = "PrependPipeline"
+	KindInjectConfig      = "InjectConfig"
+	KindApplyStack        = "ApplyStack"
+	KindResolveDeps       = "ResolveDeps"
+)
+
+// Kinds of kptkit's resources.
+const (
+	KindStack            = "Stack"
+	KindCatalogPackage   = "CatalogPackage"
+	KindInstalledPackage = "InstalledPackage"
+	KindPackageInstall   = "PackageInstall"
+	KindInstallPlan      = "InstallPlan"
+)
+
+// TypeMeta is the apiVersion and kind of an object.
+type TypeMeta struct {
+	APIVersion string `yaml:"apiVersion,omitempty"`
+	Kind       string `yaml:"kind,omitempty"`
+}
+
+// ObjectMeta is the part of Kubernetes' metadata the functions read.
+type ObjectMeta struct {
+	Name        string            `yaml:"name,omitempty"`
+	Namespace   string            `yaml:"namespace,omitempty"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
+}

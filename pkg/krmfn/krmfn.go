@@ -1,0 +1,107 @@
+// Package krmfn runs a KRM function over a ResourceList: the input bytes and
+// the outside world (clock, environment) go in as values; the output bytes
+// and the exit code come out. It also reads the functionConfig: which kind it
+// is, and its decoding into a typed config with every problem reported.
+package krmfn
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"time"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// Env is what a function may know of the world beyond its input. The edges
+// (a main package, a test) fill it in; pkg/ never reads the clock or the
+// environment itself.
+type Env struct {
+	Now    func() time.Time
+	Getenv func(string) string
+}
+
+// Function is a KRM function: a name and what it does to a ResourceList.
+type Function struct {
+	Name string
+	// Run transforms rl in place and records problems as results on it. It
+	// returns a Go error only when no output can be produced.
+	Run func(rl *resourcelist.ResourceList, env Env) error
+}
+
+// Process runs f over a ResourceList given as bytes. It always returns a
+// ResourceList (an empty one carrying the error when the input cannot be
+// read) and the results it reports.
+func Process(f Function, in []byte, env Env) (out []byte, results result.List) {
+	rl, err := resourcelist.Parse(in)
+	if err != nil {
+		rl = resourcelist.Empty()
+		rl.AddResults(result.Errorf("%s: %v", f.Name, err))
+	} else {
+		Apply(f, rl, env)
+	}
+	out, err = rl.Write()
+	if err != nil {
+		rl = resourcelist.Empty()
+		rl.AddResults(result.Errorf("%s: cannot write the output: %v", f.Name, err))
+		out, _ = rl.Write()
+	}
+	return out, rl.Results()
+}
+
+// Apply runs f over a parsed ResourceList. A Go error or a panic becomes an
+// error result: a function never crashes its caller.
+func Apply(f Function, rl *resourcelist.ResourceList, env Env) {
+	defer func() {
+		if r := recover(); r != nil {
+			rl.AddResults(result.Errorf("%s: internal error (please report it): %v\n%s", f.Name, r, debug.Stack()))
+		}
+	}()
+	if err := f.Run(rl, env); err != nil {
+		rl.AddResults(result.Errorf("%s: %v", f.Name, err))
+	}
+}
+
+// Main is a function binary's whole life: `--help` prints usage; otherwise
+// it reads a ResourceList from stdin, writes the result to stdout, prints
+// error results to stderr, and returns the exit code (1 when the results
+// hold an error, 2 for bad arguments).
+func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stderr io.Writer, env Env) int {
+	for _, a := range args {
+		switch a {
+		case "-h", "--help", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		default:
+			fmt.Fprintf(stderr, "%s: unexpected argument %q: the function reads a ResourceList on stdin (see --help)\n", f.Name, a)
+			return 2
+		}
+	}
+	in, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: cannot read stdin: %v\n", f.Name, err)
+		return 1
+	}
+	out, results := Process(f, in, env)
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "%s: cannot write stdout: %v\n", f.Name, err)
+		return 1
+	}
+	if !results.HasError() {
+		return 0
+	}
+	// kustomize shows stderr, not results: say there what went wrong.
+	for _, r := range results {
+		if r.Severity == result.SeverityError {
+			fmt.Fprintf(stderr, "%s: %s\n", f.Name, r)
+		}
+	}
+	return 1
+}
+
+// Usage returns a function's README as its --help text, led by its name.
+func Usage(readme []byte) string {
+	return string(bytes.TrimSpace(readme)) + "\n"
+}

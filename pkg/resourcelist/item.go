@@ -1,0 +1,230 @@
+package resourcelist
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+type itemState int
+
+const (
+	stateKept itemState = iota
+	stateEdited
+	stateAdded
+	stateDeleted
+)
+
+// Item is one item of a ResourceList. Read it through Header and Node; call
+// Edit before changing it, so that the ResourceList knows to write it anew
+// (an item that is not edited is written out as its original bytes).
+type Item struct {
+	node  *yaml.RNode
+	pos   int    // position in the input, -1 for a new item
+	raw   []byte // original text of the item, nil when unknown
+	snap  []byte // encoding of the node when Edit was first called
+	guard []byte // encoding of the node when Guard was called (tests)
+	state itemState
+	hdr   *Header
+}
+
+// Node returns the item's parsed YAML for reading. Use Edit to change it.
+func (it *Item) Node() *yaml.RNode { return it.node }
+
+// Edit returns the item's YAML for changing. The item is written anew only if
+// its content really differs when the ResourceList is written.
+func (it *Item) Edit() *yaml.RNode {
+	if it.state == stateKept {
+		it.snap = encodeNode(it.node.YNode())
+		it.state = stateEdited
+	}
+	it.hdr = nil
+	return it.node
+}
+
+// Header returns the item's identity and the annotations functions select by.
+func (it *Item) Header() Header {
+	if it.hdr == nil || it.state == stateEdited || it.state == stateAdded {
+		h := readHeader(it.node, it.pos)
+		it.hdr = &h
+	}
+	return *it.hdr
+}
+
+// Position is the item's 0-based position in the input ResourceList, or -1
+// for an item a function added.
+func (it *Item) Position() int { return it.pos }
+
+// Errorf returns an error result about this item and the given field.
+func (it *Item) Errorf(field, format string, args ...any) result.Result {
+	return it.Header().Attach(result.Errorf(format, args...).WithField(field))
+}
+
+// Warningf returns a warning result about this item and the given field.
+func (it *Item) Warningf(field, format string, args ...any) result.Result {
+	return it.Header().Attach(result.Warningf(format, args...).WithField(field))
+}
+
+// Infof returns an info result about this item.
+func (it *Item) Infof(format string, args ...any) result.Result {
+	return it.Header().Attach(result.Infof(format, args...))
+}
+
+// Header is what identifies an item: its type, name, file, labels and
+// annotations. It is cheap to read and is what selections match on.
+type Header struct {
+	APIVersion  string
+	Kind        string
+	Name        string
+	Namespace   string
+	Labels      map[string]string
+	Annotations map[string]string
+	// Path is the file the item comes from ("" when unknown, as under kustomize).
+	Path string
+	// Index is the item's document index within its file.
+	Index int
+	// Position is the item's position in the ResourceList (-1 for new items).
+	Position int
+}
+
+// Group returns the API group ("" for the core group).
+func (h Header) Group() string {
+	if g, _, ok := strings.Cut(h.APIVersion, "/"); ok {
+		return g
+	}
+	return ""
+}
+
+// Version returns the API version without the group.
+func (h Header) Version() string {
+	if _, v, ok := strings.Cut(h.APIVersion, "/"); ok {
+		return v
+	}
+	return h.APIVersion
+}
+
+// Is reports whether the item has the given apiVersion and kind.
+func (h Header) Is(apiVersion, kind string) bool {
+	return h.APIVersion == apiVersion && h.Kind == kind
+}
+
+// InCluster reports whether the item is an object of the management cluster.
+func (h Header) InCluster() bool {
+	return h.Annotations[v1alpha1.AnnotationInCluster] == "true"
+}
+
+// LocalConfig reports whether the item is local configuration, not meant for
+// a cluster.
+func (h Header) LocalConfig() bool {
+	return h.Annotations[kptfile.AnnotationLocalConfig] == "true"
+}
+
+// IsKptfile reports whether the item is a Kptfile (of any package).
+func (h Header) IsKptfile() bool {
+	return h.Kind == kptfile.Kind && h.Group() == kptfile.Group
+}
+
+// IsRootKptfile reports whether the item is the Kptfile of the package root:
+// at path "Kptfile", or without a path (as kustomize passes items).
+func (h Header) IsRootKptfile() bool {
+	return h.IsKptfile() && (h.Path == kptfile.FileName || h.Path == "")
+}
+
+// Ref returns the item as a result's resourceRef.
+func (h Header) Ref() result.ResourceRef {
+	return result.ResourceRef{APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
+}
+
+// String names the item for messages: Kind/name, Kind/namespace/name, or its
+// position when it has no name.
+func (h Header) String() string {
+	kind := h.Kind
+	if kind == "" {
+		kind = "item"
+	}
+	switch {
+	case h.Name == "":
+		return fmt.Sprintf("%s at position %d", kind, h.Position)
+	case h.Namespace != "":
+		return kind + "/" + h.Namespace + "/" + h.Name
+	default:
+		return kind + "/" + h.Name
+	}
+}
+
+// Where names the item's file for messages: its path, or its position in the
+// ResourceList when it has none.
+func (h Header) Where() string {
+	if h.Path != "" {
+		return h.Path
+	}
+	if h.Position < 0 {
+		return "new item"
+	}
+	return fmt.Sprintf("item %d", h.Position)
+}
+
+// Attach returns r pointing at this item: its resourceRef and file.
+func (h Header) Attach(r result.Result) result.Result {
+	return r.WithRef(h.Ref()).WithFile(h.Path, h.Index)
+}
+
+func readHeader(n *yaml.RNode, pos int) Header {
+	h := Header{Position: pos}
+	if n == nil || n.YNode().Kind != yaml.MappingNode {
+		return h
+	}
+	h.APIVersion = scalar(n, "apiVersion")
+	h.Kind = scalar(n, "kind")
+	if md := n.Field("metadata"); md != nil && md.Value.YNode().Kind == yaml.MappingNode {
+		h.Name = scalar(md.Value, "name")
+		h.Namespace = scalar(md.Value, "namespace")
+		h.Labels = stringMap(md.Value, "labels")
+		h.Annotations = stringMap(md.Value, "annotations")
+	}
+	h.Path = h.Annotations[kptfile.AnnotationInternalPath]
+	if h.Path == "" {
+		h.Path = h.Annotations[kptfile.AnnotationPath]
+	}
+	idx := h.Annotations[kptfile.AnnotationInternalIndex]
+	if idx == "" {
+		idx = h.Annotations[kptfile.AnnotationIndex]
+	}
+	h.Index, _ = strconv.Atoi(idx)
+	return h
+}
+
+// scalar returns the value of a scalar field of a mapping, or "".
+func scalar(n *yaml.RNode, field string) string {
+	f := n.Field(field)
+	if f == nil || f.Value.YNode().Kind != yaml.ScalarNode || f.Value.YNode().Tag == yaml.NodeTagNull {
+		return ""
+	}
+	return f.Value.YNode().Value
+}
+
+// stringMap returns the scalar entries of a mapping field.
+func stringMap(n *yaml.RNode, field string) map[string]string {
+	f := n.Field(field)
+	if f == nil || f.Value.YNode().Kind != yaml.MappingNode {
+		return nil
+	}
+	c := f.Value.YNode().Content
+	m := make(map[string]string, len(c)/2)
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i+1].Kind == yaml.ScalarNode {
+			m[c[i].Value] = c[i+1].Value
+		}
+	}
+	return m
+}
+
+// HeaderOf reads the header of a node that is not an item of the list, such
+// as the functionConfig.
+func HeaderOf(n *yaml.RNode) Header { return readHeader(n, -1) }

@@ -1,0 +1,175 @@
+package resourcelist
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+const (
+	// APIVersion is the ResourceList's apiVersion.
+	APIVersion = "config.kubernetes.io/v1"
+	// Kind is the ResourceList's kind.
+	Kind = "ResourceList"
+)
+
+// ResourceList is a parsed KRM ResourceList: its items, functionConfig and
+// results. Functions select the items they need, edit or delete them, and
+// append new ones; Write puts every item they did not change back as its
+// original bytes.
+type ResourceList struct {
+	src       []byte
+	doc       *yaml.Node // the root mapping
+	items     []*Item
+	fnConfig  *yaml.RNode
+	results   result.List
+	oldResult []*yaml.Node // results the input already held
+}
+
+// Parse reads a ResourceList. It fails only when the input is not YAML or not
+// a ResourceList; problems with single items are left to the functions.
+func Parse(in []byte) (rl *ResourceList, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rl, err = nil, fmt.Errorf("cannot parse the input as YAML: %v", r)
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(in))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("the input is empty: expected a ResourceList")
+		}
+		return nil, fmt.Errorf("cannot parse the input as YAML: %w", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("the input holds more than one YAML document: expected a single ResourceList")
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, errors.New("the input is not a ResourceList: expected a mapping with kind ResourceList")
+	}
+	rn := yaml.NewRNode(root)
+	h := readHeader(rn, -1)
+	if h.Kind != Kind || (h.APIVersion != APIVersion && h.APIVersion != "config.kubernetes.io/v1alpha1") {
+		return nil, fmt.Errorf("the input is not a ResourceList: got apiVersion %q kind %q, expected apiVersion %q kind %q",
+			h.APIVersion, h.Kind, APIVersion, Kind)
+	}
+	rl = &ResourceList{src: in, doc: root}
+	if f := rn.Field("items"); f != nil {
+		switch f.Value.YNode().Kind {
+		case yaml.SequenceNode:
+			for i, n := range f.Value.YNode().Content {
+				rl.items = append(rl.items, &Item{node: yaml.NewRNode(n), pos: i})
+			}
+		case yaml.ScalarNode:
+			if f.Value.YNode().Tag != yaml.NodeTagNull {
+				return nil, errors.New("the ResourceList's items is not a list")
+			}
+		default:
+			return nil, errors.New("the ResourceList's items is not a list")
+		}
+	}
+	if f := rn.Field("functionConfig"); f != nil && !yaml.IsMissingOrNull(f.Value) {
+		rl.fnConfig = f.Value
+	}
+	if f := rn.Field("results"); f != nil && f.Value.YNode().Kind == yaml.SequenceNode {
+		rl.oldResult = f.Value.YNode().Content
+	}
+	return rl, nil
+}
+
+// FunctionConfig returns the functionConfig, or nil when there is none.
+func (rl *ResourceList) FunctionConfig() *yaml.RNode { return rl.fnConfig }
+
+// Select returns the items (not deleted) whose header matches, in order.
+func (rl *ResourceList) Select(match func(Header) bool) []*Item {
+	var out []*Item
+	for _, it := range rl.items {
+		if it.state != stateDeleted && match(it.Header()) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Len returns the number of items, deleted ones excluded.
+func (rl *ResourceList) Len() int {
+	n := 0
+	for _, it := range rl.items {
+		if it.state != stateDeleted {
+			n++
+		}
+	}
+	return n
+}
+
+// Append adds a new item at the end of the list. A non-empty path is set as
+// the item's config.kubernetes.io/path annotation unless it has one.
+func (rl *ResourceList) Append(n *yaml.RNode, path string) (*Item, error) {
+	if path != "" && n.GetAnnotations()[kptfile.AnnotationPath] == "" {
+		if err := n.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, path)); err != nil {
+			return nil, fmt.Errorf("cannot set the path of a new item: %w", err)
+		}
+	}
+	it := &Item{node: n, pos: -1, state: stateAdded}
+	rl.items = append(rl.items, it)
+	return it, nil
+}
+
+// Delete removes the item from the output.
+func (rl *ResourceList) Delete(it *Item) { it.state = stateDeleted }
+
+// AddResults records results to report.
+func (rl *ResourceList) AddResults(rs ...result.Result) { rl.results = append(rl.results, rs...) }
+
+// Results returns the results recorded so far, sorted.
+func (rl *ResourceList) Results() result.List { return rl.results.Sorted() }
+
+// HasError reports whether an error result was recorded.
+func (rl *ResourceList) HasError() bool { return rl.results.HasError() }
+
+// Empty returns an empty ResourceList, for reporting results when the input
+// could not be read.
+func Empty() *ResourceList {
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("apiVersion"), str(APIVersion), str("kind"), str(Kind),
+	}}
+	return &ResourceList{doc: doc}
+}
+
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s}
+}
+
+// Guard records every item's encoding now, so that GuardViolations can tell
+// later which items changed without Edit being called on them. Tests use it
+// to prove that functions declare what they change.
+func (rl *ResourceList) Guard() {
+	for _, it := range rl.items {
+		if it.state == stateKept {
+			it.guard = encodeNode(it.node.YNode())
+		}
+	}
+}
+
+// GuardViolations names the items that changed since Guard without Edit.
+func (rl *ResourceList) GuardViolations() []string {
+	var out []string
+	for _, it := range rl.items {
+		if it.state == stateKept && it.guard != nil && !bytes.Equal(it.guard, encodeNode(it.node.YNode())) {
+			out = append(out, it.Header().String())
+		}
+	}
+	return out
+}

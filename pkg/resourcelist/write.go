@@ -1,0 +1,401 @@
+package resourcelist
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// layout records where the input's parts sit, line by line, so that Write can
+// copy every part nobody changed as its original bytes. It is only usable
+// (ok) for block-style input: a flow-style or JSON ResourceList is written
+// anew as a whole.
+type layout struct {
+	ok        bool
+	lines     [][]byte // the input's lines, each with its line break
+	keys      []rootKey
+	seqCol    int   // column (1-based) of the items' dashes
+	dash      []int // line (1-based) of each item's dash
+	headAbove []bool
+}
+
+type rootKey struct {
+	name string
+	line int // 1-based
+	val  *yaml.Node
+}
+
+func (rl *ResourceList) layout() *layout {
+	l := &layout{}
+	if rl.src == nil || rl.doc.Style&yaml.FlowStyle != 0 {
+		return l
+	}
+	l.lines = bytes.SplitAfter(rl.src, []byte("\n"))
+	if n := len(l.lines); n > 0 && len(l.lines[n-1]) == 0 {
+		l.lines = l.lines[:n-1]
+	}
+	for _, line := range l.lines {
+		if bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte("...")) {
+			return l
+		}
+	}
+	prev := 0
+	c := rl.doc.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		if c[i].Line <= prev {
+			return l
+		}
+		prev = c[i].Line
+		l.keys = append(l.keys, rootKey{name: c[i].Value, line: c[i].Line, val: c[i+1]})
+	}
+	for i, k := range l.keys {
+		if k.name != "items" {
+			continue
+		}
+		seq := k.val
+		if seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || len(seq.Content) == 0 {
+			break // the items are written anew; the rest can still be copied
+		}
+		end := len(l.lines) + 1
+		if i+1 < len(l.keys) {
+			end = l.keys[i+1].line
+		}
+		if !l.findDashes(seq, k.line, end) {
+			return l
+		}
+	}
+	l.ok = true
+	return l
+}
+
+// findDashes finds the line of each item's "-" indicator: the nearest line at
+// or above the item's first token with a "-" at the sequence's column and
+// only spaces before it.
+func (l *layout) findDashes(seq *yaml.Node, keyLine, end int) bool {
+	l.seqCol = seq.Column
+	prev := keyLine
+	for _, n := range seq.Content {
+		found := 0
+		for ln := n.Line; ln > prev; ln-- {
+			if isDashLine(l.lines[ln-1], l.seqCol) {
+				found = ln
+				break
+			}
+		}
+		if found == 0 || found >= end {
+			return false
+		}
+		rest := strings.TrimSpace(string(l.lines[found-1][l.seqCol:]))
+		l.dash = append(l.dash, found)
+		l.headAbove = append(l.headAbove, n.HeadComment != "" && rest != "" && !strings.HasPrefix(rest, "#"))
+		prev = found
+	}
+	return true
+}
+
+func isDashLine(line []byte, col int) bool {
+	if len(line) < col || line[col-1] != '-' {
+		return false
+	}
+	for _, c := range line[:col-1] {
+		if c != ' ' {
+			return false
+		}
+	}
+	return len(line) == col || line[col] == ' ' || line[col] == '\n' || line[col] == '\r'
+}
+
+// Write returns the ResourceList as YAML: items in order (new ones last),
+// every item nobody changed as its original bytes, then the results.
+func (rl *ResourceList) Write() ([]byte, error) {
+	l := rl.layout()
+	if !l.ok {
+		return rl.writeAnew()
+	}
+	var b bytes.Buffer
+	first := len(l.lines) + 1
+	if len(l.keys) > 0 {
+		first = l.keys[0].line
+	}
+	writeLines(&b, l.lines[:first-1])
+	hasItems := false
+	for i, k := range l.keys {
+		end := len(l.lines) + 1
+		if i+1 < len(l.keys) {
+			end = l.keys[i+1].line
+		}
+		switch k.name {
+		case "results":
+		case "items":
+			hasItems = true
+			if err := rl.writeItems(&b, l, k.line, end); err != nil {
+				return nil, err
+			}
+		default:
+			writeLines(&b, l.lines[k.line-1:end-1])
+		}
+	}
+	if !hasItems {
+		if err := rl.writeItemsAnew(&b); err != nil {
+			return nil, err
+		}
+	}
+	if err := rl.writeResults(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int) error {
+	if len(l.dash) == 0 {
+		return rl.writeItemsAnew(b)
+	}
+	writeLines(b, l.lines[keyLine-1:l.dash[0]-1])
+	for i, it := range rl.items {
+		if it.pos < 0 {
+			if err := writeItem(b, it.node.YNode(), l.seqCol, false); err != nil {
+				return err
+			}
+			continue
+		}
+		next := end
+		if i+1 < len(l.dash) {
+			next = l.dash[i+1]
+		}
+		if it.unchanged() {
+			writeLines(b, l.lines[l.dash[i]-1:next-1])
+			continue
+		}
+		if it.state != stateDeleted {
+			if err := writeItem(b, it.node.YNode(), l.seqCol, l.headAbove[i]); err != nil {
+				return err
+			}
+		}
+		// The comment above the next item's dash sat in this item's lines.
+		if i+1 < len(l.dash) && l.headAbove[i+1] {
+			writeComment(b, rl.items[i+1].node.YNode().HeadComment, l.seqCol)
+		}
+	}
+	return nil
+}
+
+func (rl *ResourceList) writeItemsAnew(b *bytes.Buffer) error {
+	live := rl.liveNodes()
+	if len(live) == 0 {
+		b.WriteString("items: []\n")
+		return nil
+	}
+	b.WriteString("items:\n")
+	for _, n := range live {
+		if err := writeItem(b, n, 1, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (rl *ResourceList) liveNodes() []*yaml.Node {
+	var out []*yaml.Node
+	for _, it := range rl.items {
+		if it.state == stateDeleted {
+			continue
+		}
+		if !it.unchanged() {
+			quoteAmbiguous(it.node.YNode())
+		}
+		out = append(out, it.node.YNode())
+	}
+	return out
+}
+
+// unchanged reports whether the item can be written as its original bytes.
+func (it *Item) unchanged() bool {
+	switch it.state {
+	case stateKept:
+		return true
+	case stateEdited:
+		return bytes.Equal(it.snap, encodeNode(it.node.YNode()))
+	default:
+		return false
+	}
+}
+
+// writeItem writes one sequence entry with its dash at column col.
+func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead bool) error {
+	if dropHead && n.HeadComment != "" {
+		c := *n
+		c.HeadComment = ""
+		n = &c
+	}
+	quoteAmbiguous(n)
+	enc := encodeNode(n)
+	if enc == nil {
+		return fmt.Errorf("cannot encode an item")
+	}
+	indent := strings.Repeat(" ", col-1)
+	for i, line := range bytes.SplitAfter(bytes.TrimSuffix(enc, []byte("\n")), []byte("\n")) {
+		switch {
+		case i == 0:
+			b.WriteString(indent + "- ")
+		case len(bytes.TrimSpace(line)) == 0:
+			b.Write(line)
+			continue
+		default:
+			b.WriteString(indent + "  ")
+		}
+		b.Write(line)
+	}
+	b.WriteByte('\n')
+	return nil
+}
+
+func writeComment(b *bytes.Buffer, comment string, col int) {
+	indent := strings.Repeat(" ", col-1)
+	for line := range strings.SplitSeq(comment, "\n") {
+		b.WriteString(indent + line + "\n")
+	}
+}
+
+func writeLines(b *bytes.Buffer, lines [][]byte) {
+	for _, line := range lines {
+		b.Write(line)
+	}
+	if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
+		b.WriteByte('\n')
+	}
+}
+
+// writeAnew encodes the whole ResourceList, for input whose layout cannot be
+// kept (flow style, JSON): it comes out as plain block-style YAML.
+func (rl *ResourceList) writeAnew() ([]byte, error) {
+	if rl.doc.Style&yaml.FlowStyle != 0 {
+		blockStyle(rl.doc)
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	hasItems := false
+	for i := 0; i+1 < len(rl.doc.Content); i += 2 {
+		k, v := rl.doc.Content[i], rl.doc.Content[i+1]
+		switch k.Value {
+		case "results":
+			continue
+		case "items":
+			hasItems = true
+			v = &yaml.Node{Kind: yaml.SequenceNode, Content: rl.liveNodes()}
+		}
+		doc.Content = append(doc.Content, k, v)
+	}
+	if !hasItems {
+		doc.Content = append(doc.Content, str("items"), &yaml.Node{Kind: yaml.SequenceNode, Content: rl.liveNodes()})
+	}
+	res, err := rl.resultNodes()
+	if err != nil {
+		return nil, err
+	}
+	if len(res) > 0 {
+		doc.Content = append(doc.Content, str("results"), &yaml.Node{Kind: yaml.SequenceNode, Content: res})
+	}
+	out := encodeNode(doc)
+	if out == nil {
+		return nil, fmt.Errorf("cannot encode the ResourceList")
+	}
+	return out, nil
+}
+
+func (rl *ResourceList) writeResults(b *bytes.Buffer) error {
+	res, err := rl.resultNodes()
+	if err != nil || len(res) == 0 {
+		return err
+	}
+	b.WriteString("results:\n")
+	for _, n := range res {
+		if err := writeItem(b, n, 1, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (rl *ResourceList) resultNodes() ([]*yaml.Node, error) {
+	out := append([]*yaml.Node(nil), rl.oldResult...)
+	for _, r := range rl.Results() {
+		var n yaml.Node
+		if err := n.Encode(r); err != nil {
+			return nil, fmt.Errorf("cannot encode a result: %w", err)
+		}
+		out = append(out, &n)
+	}
+	return out, nil
+}
+
+// encodeNode encodes a node the way kpt writes YAML (2-space indent, compact
+// sequences), or returns nil if it cannot be encoded.
+func encodeNode(n *yaml.Node) (out []byte) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	if err := enc.Encode(n); err != nil {
+		return nil
+	}
+	if err := enc.Close(); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// quoteAmbiguous quotes every plain string (key or value) that a YAML 1.1 reader (such
+// as kubectl's) would take for a boolean, number or null: `yes`, `on`, `0x1F`.
+func quoteAmbiguous(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode, yaml.MappingNode:
+		for _, c := range n.Content {
+			quoteAmbiguous(c)
+		}
+	case yaml.ScalarNode:
+		if n.Style == 0 && n.Tag == yaml.NodeTagString && ambiguous(n.Value) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+	}
+}
+
+// ambiguous reports whether a YAML 1.1 reader would not read s as a string.
+// The cheap test up front spares the full check for almost every value.
+func ambiguous(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9', c == '+', c == '-', c == '.', c == '~':
+	default:
+		if len(s) > 5 {
+			return false
+		}
+		switch strings.ToLower(s) {
+		case "y", "yes", "n", "no", "on", "off", "true", "false", "null":
+		default:
+			return false
+		}
+	}
+	return yaml.IsValueNonString(s)
+}
+
+// blockStyle turns flow style (JSON) into block style: no braces, and quotes
+// only where a string needs them.
+func blockStyle(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode, yaml.DocumentNode:
+		n.Style &^= yaml.FlowStyle
+		for _, c := range n.Content {
+			blockStyle(c)
+		}
+	case yaml.ScalarNode:
+		if n.Tag == yaml.NodeTagString && !strings.Contains(n.Value, "\n") {
+			n.Style &^= yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle
+		}
+	}
+}
