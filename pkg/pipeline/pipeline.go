@@ -150,9 +150,15 @@ func Owned(fn *yaml.Node, owner string) bool {
 }
 
 // named returns a full copy of the entry with its name set to the owner's
-// four-part name (a new name field goes first).
+// four-part name (a new name field goes first). An entry without a comment
+// gets one naming the owner: kpt copies comments onto list entries by
+// position, and would otherwise give the new entry the comment of whatever
+// entry stood in its place before.
 func named(fn *yaml.Node, owner string, i int) *yaml.Node {
 	c := yaml.CopyYNode(fn)
+	if c.HeadComment == "" {
+		c.HeadComment = "# added by " + owner
+	}
 	rn := yaml.NewRNode(c)
 	name, _ := fieldpath.String(rn, fieldpath.Path{"name"})
 	full := fieldpath.NewString(FuncName(owner, name, i)).YNode()
