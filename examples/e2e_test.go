@@ -12,6 +12,7 @@
 //	runs: 2                  # how many runs (default 2)
 //	exitCode: 0              # expected exit code of every run
 //	stderr: [some text]      # texts the first run's stderr must contain
+//	needs: [kptkit]          # more binaries to build (the example's own function always is)
 //
 // `script` runs .expected/exec.sh with bash in the package folder, with the
 // function binaries first on PATH and $BIN naming their folder.
@@ -49,33 +50,68 @@ type config struct {
 	Runs     int      `yaml:"runs"`
 	ExitCode int      `yaml:"exitCode"`
 	Stderr   []string `yaml:"stderr"`
+	Needs    []string `yaml:"needs"`
 }
 
 var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+	builds  sync.Map // binary name → *build
 )
 
-// buildBinaries builds every function and kptkit once per test run.
-func buildBinaries(t *testing.T) string {
+type build struct {
+	once sync.Once
+	err  error
+}
+
+// binaries returns the folder the binaries go to, building the ones named
+// (each once per test run): function names, or "kptkit".
+func binaries(t *testing.T, names ...string) string {
 	t.Helper()
-	buildOnce.Do(func() {
+	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "kptkit-e2e-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binDir = filepath.Join(dir, "bin")
-		cmd := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), "../functions/...", "../cmd/kptkit")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		binDir, binErr = filepath.Join(dir, "bin"), err
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	for _, name := range names {
+		pkg := "../functions/" + name
+		if name == "kptkit" {
+			pkg = "../cmd/kptkit"
+		}
+		v, _ := builds.LoadOrStore(name, &build{})
+		b := v.(*build)
+		b.once.Do(func() {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			}
+		})
+		if b.err != nil {
+			t.Fatal(b.err)
+		}
 	}
 	return binDir
+}
+
+// functionOf returns the function an example is named after
+// (<function>-<case>).
+func functionOf(t *testing.T, example string) string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join("..", "functions", "*", "main.go"))
+	best := ""
+	for _, d := range dirs {
+		fn := filepath.Base(filepath.Dir(d))
+		if strings.HasPrefix(example, fn+"-") && len(fn) > len(best) {
+			best = fn
+		}
+	}
+	if best == "" {
+		t.Fatalf("example %s is not named <function>-<case>", example)
+	}
+	return best
 }
 
 // tool finds a binary the examples need, or fails the test saying how to
@@ -99,17 +135,16 @@ func TestExamples(t *testing.T) {
 	if err != nil || len(cfgs) == 0 {
 		t.Fatalf("no examples found (want examples/<name>/.expected/config.yaml)")
 	}
-	bin := buildBinaries(t)
 	for _, cfgPath := range cfgs {
 		name := filepath.Dir(filepath.Dir(cfgPath))
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			runExample(t, bin, name)
+			runExample(t, name)
 		})
 	}
 }
 
-func runExample(t *testing.T, bin, name string) {
+func runExample(t *testing.T, name string) {
 	var cfg config
 	b, err := os.ReadFile(filepath.Join(name, ".expected", "config.yaml"))
 	if err != nil {
@@ -121,6 +156,7 @@ func runExample(t *testing.T, bin, name string) {
 	if cfg.Runs == 0 {
 		cfg.Runs = 2
 	}
+	bin := binaries(t, append([]string{functionOf(t, name)}, cfg.Needs...)...)
 	root := t.TempDir()
 	if err := os.Symlink(bin, filepath.Join(root, "bin")); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -14,17 +15,27 @@ import (
 
 	"github.com/kptkit/kptkit/functions"
 	"github.com/kptkit/kptkit/pkg/krmfn"
-	"github.com/kptkit/kptkit/pkg/pipeline"
-	"github.com/kptkit/kptkit/pkg/pkgcontext"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
-// registry lists the functions kptkit runs, by name.
-var registry = []krmfn.Function{
-	pkgcontext.Function,
-	pipeline.Function,
+// registry lists the functions kptkit runs, in the order help shows them.
+// Each function's file in this folder registers it.
+var registry []krmfn.Function
+
+// register adds a function to the registry.
+func register(f krmfn.Function) { registry = append(registry, f) }
+
+// commands are the subcommands beyond the functions (stack, variants,
+// images), each registered by its own file in this folder.
+var commands = map[string]command{}
+
+// command is a subcommand: it takes its arguments (after its name) and
+// returns the exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
 }
 
 func main() {
@@ -50,6 +61,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		if f, ok := lookup(cmd); ok {
 			return functions.Run(f, args[2:])
+		}
+		if c, ok := commands[cmd]; ok {
+			return c.run(args[2:], stdout, stderr)
 		}
 		fmt.Fprintf(stderr, "kptkit: unknown command %q\n\n%s", cmd, usage())
 		return 2
@@ -77,6 +91,12 @@ Functions:
 `)
 	for _, f := range registry {
 		fmt.Fprintf(&b, "  %-22s %s\n", f.Name, summary(f.Name))
+	}
+	if len(commands) > 0 {
+		b.WriteString("\nCommands:\n")
+		for _, name := range slices.Sorted(maps.Keys(commands)) {
+			fmt.Fprintf(&b, "  %-22s %s\n", name, commands[name].summary)
+		}
 	}
 	b.WriteString("\nA function's --help prints its README. Installed or linked under a function's\nname, kptkit runs that function.\n")
 	return b.String()

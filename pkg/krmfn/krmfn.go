@@ -105,3 +105,7 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 func Usage(readme []byte) string {
 	return string(bytes.TrimSpace(readme)) + "\n"
 }
+
+// Identity is a function that changes nothing: the baseline benchmarks
+// compare the functions with (the cost of reading and writing the list).
+var Identity = Function{Name: "identity", Run: func(*resourcelist.ResourceList, Env) error { return nil }}

@@ -1,0 +1,109 @@
+// The shape of the project, enforced: pkg/ is pure logic that never imports
+// functions/ or cmd/, never touches the process (os, os/exec, syscall) and
+// never reads the clock; a function never imports another function.
+package kptkit_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/kptkit/kptkit/"
+
+// impure lists what pkg/ must not import; the test helpers may.
+var impure = []string{"os", "os/exec", "syscall", "os/signal"}
+
+// testHelpers are pkg/ packages made for tests, allowed to touch files.
+var testHelpers = map[string]bool{"pkg/krmtest": true}
+
+func TestDependencies(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		checkFile(t, filepath.ToSlash(path), f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkFile(t *testing.T, path string, f *ast.File) {
+	dir := filepath.ToSlash(filepath.Dir(path))
+	isTest := strings.HasSuffix(path, "_test.go")
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		switch {
+		case strings.HasPrefix(dir, "pkg/"):
+			if strings.HasPrefix(p, module+"functions") || strings.HasPrefix(p, module+"cmd") {
+				t.Errorf("%s imports %s: pkg/ must not depend on functions/ or cmd/", path, p)
+			}
+			if !isTest && !testHelpers[dir] && contains(impure, p) {
+				t.Errorf("%s imports %s: pkg/ must stay pure (take files, clock and environment as values)", path, p)
+			}
+		case strings.HasPrefix(dir, "functions/"):
+			own := strings.SplitN(dir, "/", 3)[1]
+			if rest, ok := strings.CutPrefix(p, module+"functions/"); ok && strings.SplitN(rest, "/", 2)[0] != own {
+				t.Errorf("%s imports %s: a function must not import another function", path, p)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoClockInPkg refuses time.Now in pkg/: the clock comes in as a value.
+func TestNoClockInPkg(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("pkg", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		if testHelpers[filepath.ToSlash(filepath.Dir(path))] {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "time" && sel.Sel.Name == "Now" {
+					t.Errorf("%s: time.Now in pkg/: take the clock from krmfn.Env", fset.Position(sel.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,15 @@
+package pkgcontext_test
+
+import (
+	"testing"
+
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/pkgcontext"
+)
+
+func FuzzFunction(f *testing.F) {
+	krmtest.Seed(f, "testdata")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		krmtest.Fuzz(t, pkgcontext.Function, in)
+	})
+}
