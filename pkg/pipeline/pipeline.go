@@ -65,6 +65,7 @@ func Apply(rl *resourcelist.ResourceList, p Prepend) []result.Result {
 	if err != nil {
 		return []result.Result{kf.Errorf("pipeline", "%s: %v", kf.Header().Where(), err)}
 	}
+	pl.YNode().Style &^= yaml.FlowStyle // new entries carry comments: block style
 	for _, list := range lists {
 		merge(pl, list, p.Owner, add[list])
 	}
@@ -122,9 +123,7 @@ func merge(pl *yaml.RNode, list, owner string, add []*yaml.Node) {
 		_ = fieldpath.Set(pl, fieldpath.Path{list}, seq)
 	}
 	seq.YNode().Content = content
-	if seq.YNode().Style&yaml.FlowStyle != 0 {
-		seq.YNode().Style = 0
-	}
+	seq.YNode().Style &^= yaml.FlowStyle
 	sortLists(pl.YNode())
 }
 

@@ -13,12 +13,12 @@ import (
 // (ok) for block-style input: a flow-style or JSON ResourceList is written
 // anew as a whole.
 type layout struct {
-	ok        bool
-	lines     [][]byte // the input's lines, each with its line break
-	keys      []rootKey
-	seqCol    int   // column (1-based) of the items' dashes
-	dash      []int // line (1-based) of each item's dash
-	headAbove []bool
+	ok     bool
+	lines  [][]byte // the input's lines, each with its line break
+	keys   []rootKey
+	seqCol int   // column (1-based) of the items' dashes
+	dash   []int // line (1-based) of each item's dash
+	above  []int // first line of the comment block right above each dash
 }
 
 type rootKey struct {
@@ -87,12 +87,19 @@ func (l *layout) findDashes(seq *yaml.Node, keyLine, end int) bool {
 		if found == 0 || found >= end {
 			return false
 		}
-		rest := strings.TrimSpace(string(l.lines[found-1][l.seqCol:]))
+		above := found
+		for above-1 > prev && isCommentLine(l.lines[above-2]) {
+			above--
+		}
 		l.dash = append(l.dash, found)
-		l.headAbove = append(l.headAbove, n.HeadComment != "" && rest != "" && !strings.HasPrefix(rest, "#"))
+		l.above = append(l.above, above)
 		prev = found
 	}
 	return true
+}
+
+func isCommentLine(line []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#"))
 }
 
 func isDashLine(line []byte, col int) bool {
@@ -155,7 +162,7 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 	writeLines(b, l.lines[keyLine-1:l.dash[0]-1])
 	for i, it := range rl.items {
 		if it.pos < 0 {
-			if err := writeItem(b, it.node.YNode(), l.seqCol, false); err != nil {
+			if err := writeItem(b, it.node.YNode(), l.seqCol, 0); err != nil {
 				return err
 			}
 			continue
@@ -169,13 +176,13 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 			continue
 		}
 		if it.state != stateDeleted {
-			if err := writeItem(b, it.node.YNode(), l.seqCol, l.headAbove[i]); err != nil {
+			if err := writeItem(b, it.node.YNode(), l.seqCol, l.dash[i]-l.above[i]); err != nil {
 				return err
 			}
 		}
-		// The comment above the next item's dash sat in this item's lines.
-		if i+1 < len(l.dash) && l.headAbove[i+1] {
-			writeComment(b, rl.items[i+1].node.YNode().HeadComment, l.seqCol)
+		// The comment above the next item's dash sits in this item's lines.
+		if i+1 < len(l.dash) {
+			writeLines(b, l.lines[l.above[i+1]-1:l.dash[i+1]-1])
 		}
 	}
 	return nil
@@ -189,7 +196,7 @@ func (rl *ResourceList) writeItemsAnew(b *bytes.Buffer) error {
 	}
 	b.WriteString("items:\n")
 	for _, n := range live {
-		if err := writeItem(b, n, 1, false); err != nil {
+		if err := writeItem(b, n, 1, 0); err != nil {
 			return err
 		}
 	}
@@ -222,11 +229,17 @@ func (it *Item) unchanged() bool {
 	}
 }
 
-// writeItem writes one sequence entry with its dash at column col.
-func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead bool) error {
-	if dropHead && n.HeadComment != "" {
+// writeItem writes one sequence entry with its dash at column col, leaving
+// out the first dropHead lines of its head comment (written already, from
+// the lines above its dash).
+func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead int) error {
+	if dropHead > 0 && n.HeadComment != "" {
 		c := *n
+		lines := strings.SplitAfterN(c.HeadComment, "\n", dropHead+1)
 		c.HeadComment = ""
+		if len(lines) > dropHead {
+			c.HeadComment = lines[dropHead]
+		}
 		n = &c
 	}
 	quoteAmbiguous(n)
@@ -249,13 +262,6 @@ func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead bool) error {
 	}
 	b.WriteByte('\n')
 	return nil
-}
-
-func writeComment(b *bytes.Buffer, comment string, col int) {
-	indent := strings.Repeat(" ", col-1)
-	for line := range strings.SplitSeq(comment, "\n") {
-		b.WriteString(indent + line + "\n")
-	}
 }
 
 func writeLines(b *bytes.Buffer, lines [][]byte) {
@@ -310,7 +316,7 @@ func (rl *ResourceList) writeResults(b *bytes.Buffer) error {
 	}
 	b.WriteString("results:\n")
 	for _, n := range res {
-		if err := writeItem(b, n, 1, false); err != nil {
+		if err := writeItem(b, n, 1, 0); err != nil {
 			return err
 		}
 	}
