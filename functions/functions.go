@@ -5,6 +5,7 @@ package functions
 
 import (
 	"embed"
+	"io"
 	"os"
 	"time"
 
@@ -30,10 +31,11 @@ func Env() krmfn.Env {
 
 // Main runs f as the process and exits with its exit code.
 func Main(f krmfn.Function) {
-	os.Exit(Run(f, os.Args[1:]))
+	os.Exit(Run(f, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Run runs f with the given arguments over the process's stdin and stdout.
-func Run(f krmfn.Function, args []string) int {
-	return krmfn.Main(f, Usage(f.Name), args, os.Stdin, os.Stdout, os.Stderr, Env())
+// Run runs f with the given arguments and streams, in the real world's clock
+// and environment, and returns the exit code.
+func Run(f krmfn.Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return krmfn.Main(f, Usage(f.Name), args, stdin, stdout, stderr, Env())
 }

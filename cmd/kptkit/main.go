@@ -39,13 +39,13 @@ type command struct {
 }
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Installed (or linked) under a function's name, kptkit is that function.
 	if f, ok := lookup(filepath.Base(args[0])); ok {
-		return functions.Run(f, args[1:])
+		return functions.Run(f, args[1:], stdin, stdout, stderr)
 	}
 	if len(args) < 2 {
 		fmt.Fprint(stderr, usage())
@@ -60,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	default:
 		if f, ok := lookup(cmd); ok {
-			return functions.Run(f, args[2:])
+			return functions.Run(f, args[2:], stdin, stdout, stderr)
 		}
 		if c, ok := commands[cmd]; ok {
 			return c.run(args[2:], stdout, stderr)

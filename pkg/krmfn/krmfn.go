@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -38,14 +37,14 @@ func Process(f Function, in []byte, env Env) (out []byte, results result.List) {
 	rl, err := resourcelist.Parse(in)
 	if err != nil {
 		rl = resourcelist.Empty()
-		rl.AddResults(result.Errorf("%s: %v", f.Name, err))
+		rl.AddResults(result.Errorf("%v", err))
 	} else {
 		Apply(f, rl, env)
 	}
 	out, err = rl.Write()
 	if err != nil {
 		rl = resourcelist.Empty()
-		rl.AddResults(result.Errorf("%s: cannot write the output: %v", f.Name, err))
+		rl.AddResults(result.Errorf("cannot write the output: %v", err))
 		out, _ = rl.Write()
 	}
 	return out, rl.Results()
@@ -56,11 +55,11 @@ func Process(f Function, in []byte, env Env) (out []byte, results result.List) {
 func Apply(f Function, rl *resourcelist.ResourceList, env Env) {
 	defer func() {
 		if r := recover(); r != nil {
-			rl.AddResults(result.Errorf("%s: internal error (please report it): %v\n%s", f.Name, r, debug.Stack()))
+			rl.AddResults(result.Errorf("internal error (please report it): %v", r))
 		}
 	}()
 	if err := f.Run(rl, env); err != nil {
-		rl.AddResults(result.Errorf("%s: %v", f.Name, err))
+		rl.AddResults(result.Errorf("%v", err))
 	}
 }
 
@@ -95,7 +94,7 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 	// kustomize shows stderr, not results: say there what went wrong.
 	for _, r := range results {
 		if r.Severity == result.SeverityError {
-			fmt.Fprintf(stderr, "%s: %s\n", f.Name, r)
+			fmt.Fprintf(stderr, "%s: %s\n", f.Name, r.String())
 		}
 	}
 	return 1
