@@ -109,9 +109,9 @@ revision: {a: b}`,
 		want:     sample{Meta: meta{Name: "x"}, Data: map[string]string{"a": "b"}},
 		wantErrs: []decode.Error{{Path: "name", Msg: `duplicate field "name"`}, {Path: "data.a", Msg: `duplicate key "a"`}},
 	}, {
-		name: "aliases are followed",
-		in:   "keys: &k [a]\nitems: [{name: *k}]\ndata: {x: &v s, y: *v}",
-		want: sample{Keys: []string{"a"}, Data: map[string]string{"x": "s", "y": "s"}, Items: []inner{{}}},
+		name:     "aliases are followed",
+		in:       "keys: &k [a]\nitems: [{name: *k}]\ndata: {x: &v s, y: *v}",
+		want:     sample{Keys: []string{"a"}, Data: map[string]string{"x": "s", "y": "s"}, Items: []inner{{}}},
 		wantErrs: []decode.Error{{Path: "items[0].name", Msg: "must be a string, not a list"}},
 	}, {
 		name:     "not a mapping",
