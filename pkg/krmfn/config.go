@@ -6,21 +6,17 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
 // Kind is an apiVersion and kind that a function accepts as functionConfig.
-type Kind struct {
-	APIVersion string
-	Kind       string
-}
-
-func (k Kind) String() string { return k.Kind + " (" + k.APIVersion + ")" }
+type Kind = v1alpha1.TypeMeta
 
 // ConfigMap is the core ConfigMap, the functionConfig of `kpt fn eval -- k=v`.
-var ConfigMap = Kind{APIVersion: "v1", Kind: "ConfigMap"}
+var ConfigMap = v1alpha1.TypeConfigMap
 
 // Config is a ResourceList's functionConfig.
 type Config struct {
@@ -58,7 +54,7 @@ func (c *Config) Match(accepted ...Kind) (Kind, bool, result.Result) {
 	}
 	names := make([]string, len(accepted))
 	for i, k := range accepted {
-		names[i] = k.String()
+		names[i] = k.Describe()
 	}
 	got := c.Header.Kind
 	if got == "" {

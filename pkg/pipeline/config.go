@@ -17,8 +17,8 @@ import (
 
 // Accepted functionConfig kinds.
 var (
-	KindPackageVariant  = krmfn.Kind{APIVersion: porch.ConfigV1alpha1, Kind: porch.KindVariant}
-	KindPrependPipeline = krmfn.Kind{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindPrependPipeline}
+	KindPackageVariant  = porch.TypePackageVariant
+	KindPrependPipeline = v1alpha1.TypePrependPipeline
 )
 
 // Prepend is what to do to the Kptfile, whatever config it came from: the

@@ -12,8 +12,8 @@ import (
 
 // Accepted functionConfig kinds.
 var (
-	KindPackageVariant    = krmfn.Kind{APIVersion: porch.ConfigV1alpha1, Kind: porch.KindVariant}
-	KindSetPackageContext = krmfn.Kind{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindSetPackageContext}
+	KindPackageVariant    = porch.TypePackageVariant
+	KindSetPackageContext = v1alpha1.TypeSetPackageContext
 )
 
 // Edit is what to do to the package context, whatever config it came from.

@@ -26,6 +26,14 @@ const (
 	VariantFuncPrefix = "PackageVariant"
 )
 
+// The types of Porch's kinds, for matching items and functionConfigs.
+var (
+	TypePackageVariant    = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindVariant}
+	TypePackageVariantSet = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha2, Kind: KindVariantSet}
+	TypeRepository        = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindRepository}
+	TypePackageRevision   = v1alpha1.TypeMeta{APIVersion: V1alpha1, Kind: KindRevision}
+)
+
 // Adoption and deletion policies of a PackageVariant.
 const (
 	AdoptionPolicyAdoptExisting = "adoptExisting"

@@ -47,3 +47,23 @@ type ObjectMeta struct {
 	Labels      map[string]string `yaml:"labels,omitempty"`
 	Annotations map[string]string `yaml:"annotations,omitempty"`
 }
+
+// Describe names the type for messages: `Kind (apiVersion)`.
+func (t TypeMeta) Describe() string { return t.Kind + " (" + t.APIVersion + ")" }
+
+// The types of kptkit's kinds, for matching items and functionConfigs.
+var (
+	TypeSetPackageContext = TypeMeta{APIVersion: APIVersion, Kind: KindSetPackageContext}
+	TypePrependPipeline   = TypeMeta{APIVersion: APIVersion, Kind: KindPrependPipeline}
+	TypeInjectConfig      = TypeMeta{APIVersion: APIVersion, Kind: KindInjectConfig}
+	TypeApplyStack        = TypeMeta{APIVersion: APIVersion, Kind: KindApplyStack}
+	TypeResolveDeps       = TypeMeta{APIVersion: APIVersion, Kind: KindResolveDeps}
+	TypeStack             = TypeMeta{APIVersion: APIVersion, Kind: KindStack}
+	TypeCatalogPackage    = TypeMeta{APIVersion: APIVersion, Kind: KindCatalogPackage}
+	TypeInstalledPackage  = TypeMeta{APIVersion: APIVersion, Kind: KindInstalledPackage}
+	TypePackageInstall    = TypeMeta{APIVersion: APIVersion, Kind: KindPackageInstall}
+	TypeInstallPlan       = TypeMeta{APIVersion: APIVersion, Kind: KindInstallPlan}
+
+	// TypeConfigMap is the core ConfigMap.
+	TypeConfigMap = TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}
+)
