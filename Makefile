@@ -45,6 +45,10 @@ golden: tools
 demo: build tools
 	@bash docs/demo.sh
 
+## images: one OCI image per function into out/images, without Docker
+images: build
+	bin/kptkit images build --layout out/images
+
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-containerregistry/pkg/name"
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/layout"
+	"github.com/google/go-containerregistry/pkg/v1/match"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/kptkit/kptkit/pkg/image"
+)
+
+func init() {
+	commands["images"] = command{
+		summary: "build the functions' OCI images without Docker (images build --help)",
+		run:     runImages,
+	}
+}
+
+const imagesUsage = `Usage: kptkit images build [flags] [FUNCTION...]
+
+Builds one OCI image per function (all of them when none is named) without
+Docker: a static binary on an empty base, run as nonroot, with fixed
+timestamps (SOURCE_DATE_EPOCH, else 1970) so that digests are reproducible.
+Several platforms make one multi-platform index per function.
+
+Flags:
+`
+
+type imagesFlags struct {
+	platforms, tag, layoutDir, push, binDir, source string
+	insecure                                        bool
+}
+
+func runImages(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "build" {
+		fmt.Fprint(stderr, imagesUsage)
+		return 2
+	}
+	var f imagesFlags
+	fs := flag.NewFlagSet("kptkit images build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, imagesUsage); fs.PrintDefaults() }
+	fs.StringVar(&f.platforms, "platform", "linux/amd64", "comma-separated platforms to build for")
+	fs.StringVar(&f.tag, "tag", currentVersion(), "the images' tag")
+	fs.StringVar(&f.layoutDir, "layout", "", "write the images to this OCI image layout folder (default out/images unless --push)")
+	fs.StringVar(&f.push, "push", "", "push the images as <push>/<function>:<tag>, e.g. ghcr.io/me/kptkit")
+	fs.StringVar(&f.binDir, "bin", "", "use prebuilt static binaries from this folder (one platform) instead of go build")
+	fs.StringVar(&f.source, "source", ".", "the kptkit source tree to build the binaries from")
+	fs.BoolVar(&f.insecure, "insecure", false, "allow pushing to a plain-HTTP registry")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if f.layoutDir == "" && f.push == "" {
+		f.layoutDir = filepath.Join("out", "images")
+	}
+	if err := buildImages(f, fs.Args(), stdout); err != nil {
+		fmt.Fprintf(stderr, "kptkit images build: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
+	platforms, err := parsePlatforms(f.platforms)
+	if err != nil {
+		return err
+	}
+	if f.binDir != "" && len(platforms) > 1 {
+		return errors.New("--bin holds binaries of one platform: give one --platform")
+	}
+	if len(names) == 0 {
+		for _, fn := range registry {
+			names = append(names, fn.Name)
+		}
+	}
+	for _, n := range names {
+		if _, ok := lookup(n); !ok {
+			return fmt.Errorf("unknown function %q", n)
+		}
+	}
+	created, err := sourceDate()
+	if err != nil {
+		return err
+	}
+	var out layout.Path
+	if f.layoutDir != "" {
+		if out, err = openLayout(f.layoutDir); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "kptkit-images-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, fn := range names {
+		var imgs []v1.Image
+		for _, p := range platforms {
+			bin, err := binary(f, tmp, fn, p)
+			if err != nil {
+				return err
+			}
+			img, err := image.Build(image.Spec{Function: fn, Binary: bin, Platform: p, Created: created,
+				Version: f.tag, Source: "https://github.com/kptkit/kptkit"})
+			if err != nil {
+				return err
+			}
+			imgs = append(imgs, img)
+		}
+		idx, err := image.Index(imgs...)
+		if err != nil {
+			return err
+		}
+		if err := publish(f, out, fn, idx, stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refName is the OCI annotation that names an image in a layout.
+const refName = "org.opencontainers.image.ref.name"
+
+// publish writes the index to the layout and/or pushes it.
+func publish(f imagesFlags, out layout.Path, fn string, idx v1.ImageIndex, stdout io.Writer) error {
+	digest, err := idx.Digest()
+	if err != nil {
+		return err
+	}
+	ref := fn + ":" + f.tag
+	if f.layoutDir != "" {
+		// Replace what an earlier build wrote under the same name.
+		if err := out.ReplaceIndex(idx, match.Annotation(refName, ref), layout.WithAnnotations(map[string]string{refName: ref})); err != nil {
+			return fmt.Errorf("cannot write %s to %s: %w", ref, f.layoutDir, err)
+		}
+		fmt.Fprintf(stdout, "%s@%s -> %s\n", ref, digest, f.layoutDir)
+	}
+	if f.push != "" {
+		var opts []name.Option
+		if f.insecure {
+			opts = append(opts, name.Insecure)
+		}
+		tag, err := name.NewTag(strings.TrimSuffix(f.push, "/")+"/"+ref, opts...)
+		if err != nil {
+			return fmt.Errorf("bad --push %q: %w", f.push, err)
+		}
+		if err := remote.WriteIndex(tag, idx); err != nil {
+			return fmt.Errorf("cannot push %s: %w", tag, err)
+		}
+		fmt.Fprintf(stdout, "%s@%s -> %s\n", ref, digest, tag)
+	}
+	return nil
+}
+
+// binary reads a prebuilt binary, or builds one with go build.
+func binary(f imagesFlags, tmp, fn string, p v1.Platform) ([]byte, error) {
+	if f.binDir != "" {
+		return os.ReadFile(filepath.Join(f.binDir, fn))
+	}
+	out := filepath.Join(tmp, fn+"-"+p.OS+"-"+p.Architecture)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./functions/"+fn)
+	cmd.Dir = f.source
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Architecture)
+	if p.Variant != "" && p.Architecture == "arm" {
+		cmd.Env = append(cmd.Env, "GOARM="+strings.TrimPrefix(p.Variant, "v"))
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("cannot build %s for %s (run from the kptkit source tree, or give --source or --bin): %v\n%s", fn, p, err, b)
+	}
+	return os.ReadFile(out)
+}
+
+func parsePlatforms(s string) ([]v1.Platform, error) {
+	var out []v1.Platform
+	for _, part := range strings.Split(s, ",") {
+		p, err := v1.ParsePlatform(strings.TrimSpace(part))
+		if err != nil || p.OS == "" || p.Architecture == "" {
+			return nil, fmt.Errorf("bad platform %q: want os/arch[/variant], e.g. linux/amd64", part)
+		}
+		if slices.ContainsFunc(out, func(q v1.Platform) bool { return q.Equals(*p) }) {
+			continue
+		}
+		out = append(out, *p)
+	}
+	return out, nil
+}
+
+// sourceDate is the images' creation time: SOURCE_DATE_EPOCH, else 1970.
+func sourceDate() (time.Time, error) {
+	s := os.Getenv("SOURCE_DATE_EPOCH")
+	if s == "" {
+		return time.Unix(0, 0).UTC(), nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", s)
+	}
+	return time.Unix(n, 0).UTC(), nil
+}
+
+// openLayout opens an OCI layout folder, creating it when missing.
+func openLayout(dir string) (layout.Path, error) {
+	if p, err := layout.FromPath(dir); err == nil {
+		return p, nil
+	}
+	p, err := layout.Write(dir, empty.Index)
+	if err != nil {
+		return "", fmt.Errorf("cannot create the image layout %s: %w", dir, err)
+	}
+	return p, nil
+}

@@ -1,0 +1,128 @@
+// Package image assembles a KRM function's container image without Docker:
+// a static binary (bytes) and its platform go in; an OCI image whose
+// entrypoint is that binary comes out, and several platforms' images come
+// out as one index. The same inputs always give the same digests.
+package image
+
+import (
+	"archive/tar"
+	"bytes"
+	"fmt"
+	"io"
+	"time"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+	"github.com/google/go-containerregistry/pkg/v1/empty"
+	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/tarball"
+	"github.com/google/go-containerregistry/pkg/v1/types"
+)
+
+// EntryPoint is where the function's binary sits in the image.
+const EntryPoint = "/usr/local/bin/function"
+
+// nonroot is the user the function runs as (distroless' nonroot).
+const nonroot = "65532:65532"
+
+// Spec describes one function image for one platform.
+type Spec struct {
+	// Function is the function's name (the image title).
+	Function string
+	// Binary is the static executable.
+	Binary []byte
+	// Platform is what Binary was built for.
+	Platform v1.Platform
+	// Created is the image's creation time; a fixed one keeps digests stable.
+	Created time.Time
+	// Version and Source fill the OCI labels.
+	Version string
+	Source  string
+}
+
+// Build returns the image: one layer holding the binary, run as nonroot.
+func Build(s Spec) (v1.Image, error) {
+	if s.Function == "" || len(s.Binary) == 0 {
+		return nil, fmt.Errorf("cannot build an image without a function name and a binary")
+	}
+	layer, err := binaryLayer(s.Binary, s.Created)
+	if err != nil {
+		return nil, fmt.Errorf("cannot build the layer of %s: %w", s.Function, err)
+	}
+	img, err := mutate.AppendLayers(mutate.MediaType(empty.Image, types.OCIManifestSchema1), layer)
+	if err != nil {
+		return nil, fmt.Errorf("cannot add the layer of %s: %w", s.Function, err)
+	}
+	img = mutate.ConfigMediaType(img, types.OCIConfigJSON)
+	cf, err := img.ConfigFile()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the config of %s: %w", s.Function, err)
+	}
+	cf = cf.DeepCopy()
+	cf.Created = v1.Time{Time: s.Created}
+	cf.OS, cf.Architecture, cf.Variant = s.Platform.OS, s.Platform.Architecture, s.Platform.Variant
+	cf.Config = v1.Config{
+		Entrypoint: []string{EntryPoint},
+		User:       nonroot,
+		Labels:     labels(s),
+	}
+	img, err = mutate.ConfigFile(img, cf)
+	if err != nil {
+		return nil, fmt.Errorf("cannot set the config of %s: %w", s.Function, err)
+	}
+	return img, nil
+}
+
+// Index returns the images (one per platform) as a multi-platform index.
+func Index(imgs ...v1.Image) (v1.ImageIndex, error) {
+	idx := mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
+	for _, img := range imgs {
+		cf, err := img.ConfigFile()
+		if err != nil {
+			return nil, fmt.Errorf("cannot read an image config: %w", err)
+		}
+		p := cf.Platform()
+		idx = mutate.AppendManifests(idx, mutate.IndexAddendum{Add: img, Descriptor: v1.Descriptor{Platform: p}})
+	}
+	return idx, nil
+}
+
+func labels(s Spec) map[string]string {
+	l := map[string]string{
+		"org.opencontainers.image.title":       s.Function,
+		"org.opencontainers.image.description": "kptkit KRM function " + s.Function,
+		"dev.kpt.fn.exec":                      EntryPoint,
+	}
+	if s.Version != "" {
+		l["org.opencontainers.image.version"] = s.Version
+	}
+	if s.Source != "" {
+		l["org.opencontainers.image.source"] = s.Source
+	}
+	return l
+}
+
+// binaryLayer is a gzip layer of one tar file: the binary at EntryPoint,
+// with directories, fixed times and owner, so that it is reproducible.
+func binaryLayer(bin []byte, created time.Time) (v1.Layer, error) {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for _, dir := range []string{"usr/", "usr/local/", "usr/local/bin/"} {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: dir, Mode: 0o755, ModTime: created}); err != nil {
+			return nil, err
+		}
+	}
+	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: EntryPoint[1:], Mode: 0o755, Size: int64(len(bin)), ModTime: created}
+	if err := tw.WriteHeader(hdr); err != nil {
+		return nil, err
+	}
+	if _, err := tw.Write(bin); err != nil {
+		return nil, err
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	data := b.Bytes()
+	return tarball.LayerFromOpener(func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}, tarball.WithMediaType(types.OCILayer))
+}
