@@ -36,8 +36,23 @@ const (
 // Clock is the time golden tests run at, unless a case's env file sets NOW.
 var Clock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
+// Options tune a golden run.
+type Options struct {
+	// Rerun builds the input of the second run, which must change no item,
+	// from the first run's input and output. The default is the output
+	// itself; a function that consumes inputs (in-cluster items) needs them
+	// given again, as a user's next run would: use WithInCluster.
+	Rerun func(t *testing.T, in, out []byte) []byte
+}
+
 // Golden runs f over every case folder in dir.
 func Golden(t *testing.T, dir string, f krmfn.Function) {
+	t.Helper()
+	GoldenWith(t, dir, f, Options{})
+}
+
+// GoldenWith runs f over every case folder in dir, with options.
+func GoldenWith(t *testing.T, dir string, f krmfn.Function, opts Options) {
 	t.Helper()
 	cases, err := filepath.Glob(filepath.Join(dir, "*", Input))
 	if err != nil || len(cases) == 0 {
@@ -47,13 +62,16 @@ func Golden(t *testing.T, dir string, f krmfn.Function) {
 		caseDir := filepath.Dir(in)
 		t.Run(filepath.Base(caseDir), func(t *testing.T) {
 			t.Parallel()
-			RunCase(t, caseDir, f)
+			RunCase(t, caseDir, f, opts)
 		})
 	}
 }
 
+// Update reports whether the test run rewrites expected outputs (-update).
+func Update() bool { return *update }
+
 // RunCase runs f over one case folder and compares with its expected output.
-func RunCase(t *testing.T, caseDir string, f krmfn.Function) {
+func RunCase(t *testing.T, caseDir string, f krmfn.Function, opts Options) {
 	t.Helper()
 	in, err := os.ReadFile(filepath.Join(caseDir, Input))
 	if err != nil {
@@ -81,7 +99,11 @@ func RunCase(t *testing.T, caseDir string, f krmfn.Function) {
 	if results.HasError() {
 		return
 	}
-	second, _ := Run(t, f, got, env)
+	next := got
+	if opts.Rerun != nil {
+		next = opts.Rerun(t, in, got)
+	}
+	second, _ := Run(t, f, next, env)
 	if diff := cmp.Diff(ItemsOf(got), ItemsOf(second)); diff != "" {
 		t.Errorf("a second run changed items (-first +second):\n%s", diff)
 	}
@@ -148,4 +170,29 @@ func Env(now time.Time, vars map[string]string) krmfn.Env {
 		Now:    func() time.Time { return now },
 		Getenv: func(k string) string { return vars[k] },
 	}
+}
+
+// WithInCluster is a Rerun for functions that consume in-cluster items: the
+// output with the input's in-cluster items appended again (unless the output
+// still holds in-cluster items).
+func WithInCluster(t *testing.T, in, out []byte) []byte {
+	t.Helper()
+	src, err := resourcelist.Parse(in)
+	if err != nil {
+		return out
+	}
+	rl, err := resourcelist.Parse(out)
+	if err != nil || len(rl.Select(resourcelist.Header.InCluster)) > 0 {
+		return out
+	}
+	for _, it := range src.Select(resourcelist.Header.InCluster) {
+		if _, err := rl.Append(it.Node().Copy(), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := rl.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -86,9 +86,4 @@ type PackageContext struct {
 
 // InjectionSelector chooses the in-cluster object that fills an injection
 // point: by name, and by group, version and kind where given.
-type InjectionSelector struct {
-	Group   *string `yaml:"group,omitempty"`
-	Version *string `yaml:"version,omitempty"`
-	Kind    *string `yaml:"kind,omitempty"`
-	Name    string  `yaml:"name"`
-}
+type InjectionSelector = v1alpha1.InjectionSelector

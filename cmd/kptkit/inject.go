@@ -1,0 +1,5 @@
+package main
+
+import "github.com/kptkit/kptkit/pkg/inject"
+
+func init() { register(inject.Function) }
