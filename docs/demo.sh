@@ -17,6 +17,16 @@ show() { # show <title> <example>: run the example's command and print the chang
     | sed -e "s#a/$ex.orig/#a/#g" -e "s#b/$ex/#b/#g" || true
 }
 
+# The main job: a fleet of variants rendered locally, as Porch would.
+fleet=examples/fan-out-variants-fleet
+printf '\n== A fleet: two PackageVariantSets over three WorkloadClusters  (%s)\n' "$fleet"
+bin/kptkit variants render --variants $fleet/variants --cluster $fleet/cluster \
+  --upstream $fleet/upstream --out "$out/fleet" | sed 's/^/   /'
+printf '\n   what the edge01 variant of argo-cd-app changed in its upstream:\n'
+git --no-pager diff --no-index --color=auto "$fleet/upstream/argo-cd-app" "$out/fleet/edge01/argo-cd-edge01" \
+  | sed -e "s#a/$fleet/upstream/argo-cd-app/#a/#g" -e "s#b$out/fleet/edge01/argo-cd-edge01/#b/#g" \
+        -e "s#b/$out/fleet/edge01/argo-cd-edge01/#b/#g" || true
+
 show "set-package-context in a Kptfile pipeline: kpt fn render --allow-exec" \
   set-package-context-render kpt fn render --allow-exec
 show "prepend-pipeline with a Nephio PackageVariant: kpt fn eval --exec" \

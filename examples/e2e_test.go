@@ -245,7 +245,7 @@ func runOnce(t *testing.T, cfg config, bin, name, work string) (stdout []byte, s
 // with paths relative to the package.
 func diff(t *testing.T, root, name string) []byte {
 	t.Helper()
-	cmd := exec.Command("git", "diff", "--no-index", "--no-color", "--no-ext-diff", "--",
+	cmd := exec.Command("git", "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-renames", "--",
 		filepath.Join("orig", name), filepath.Join("examples", name))
 	cmd.Dir = root
 	out, err := cmd.Output()

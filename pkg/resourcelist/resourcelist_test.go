@@ -209,7 +209,7 @@ functionConfig:`, 1),
 		name: "JSON comes out as block YAML",
 		in:   `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"},"data":{"n":"1"}}]}`,
 		do:   func(*testing.T, *resourcelist.ResourceList) {},
-		want: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  data:\n    n: \"1\"\n",
+		want: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  data:\n    \"n\": \"1\"\n",
 	}, {
 		name: "CRLF line endings of untouched items are kept",
 		in:   "apiVersion: config.kubernetes.io/v1\r\nkind: ResourceList\r\nitems:\r\n- apiVersion: v1\r\n  kind: A\r\n  metadata:\r\n    name: a\r\n- apiVersion: v1\r\n  kind: B\r\n  metadata:\r\n    name: b\r\n",

@@ -162,7 +162,7 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 	writeLines(b, l.lines[keyLine-1:l.dash[0]-1])
 	for i, it := range rl.items {
 		if it.pos < 0 {
-			if err := writeItem(b, it.node.YNode(), l.seqCol, 0); err != nil {
+			if err := rl.writeItem(b, it.node.YNode(), l.seqCol, 0); err != nil {
 				return err
 			}
 			continue
@@ -171,12 +171,12 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 		if i+1 < len(l.dash) {
 			next = l.dash[i+1]
 		}
-		if it.unchanged() {
+		if rl.unchanged(it) {
 			writeLines(b, l.lines[l.dash[i]-1:next-1])
 			continue
 		}
 		if it.state != stateDeleted {
-			if err := writeItem(b, it.node.YNode(), l.seqCol, l.dash[i]-l.above[i]); err != nil {
+			if err := rl.writeItem(b, it.node.YNode(), l.seqCol, l.dash[i]-l.above[i]); err != nil {
 				return err
 			}
 		}
@@ -196,7 +196,7 @@ func (rl *ResourceList) writeItemsAnew(b *bytes.Buffer) error {
 	}
 	b.WriteString("items:\n")
 	for _, n := range live {
-		if err := writeItem(b, n, 1, 0); err != nil {
+		if err := rl.writeItem(b, n, 1, 0); err != nil {
 			return err
 		}
 	}
@@ -209,7 +209,7 @@ func (rl *ResourceList) liveNodes() []*yaml.Node {
 		if it.state == stateDeleted {
 			continue
 		}
-		if !it.unchanged() {
+		if !rl.unchanged(it) {
 			quoteAmbiguous(it.node.YNode())
 		}
 		out = append(out, it.node.YNode())
@@ -218,7 +218,7 @@ func (rl *ResourceList) liveNodes() []*yaml.Node {
 }
 
 // unchanged reports whether the item can be written as its original bytes.
-func (it *Item) unchanged() bool {
+func (rl *ResourceList) unchanged(it *Item) bool {
 	switch it.state {
 	case stateKept:
 		return true
@@ -232,7 +232,7 @@ func (it *Item) unchanged() bool {
 // writeItem writes one sequence entry with its dash at column col, leaving
 // out the first dropHead lines of its head comment (written already, from
 // the lines above its dash).
-func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead int) error {
+func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead int) error {
 	if dropHead > 0 && n.HeadComment != "" {
 		c := *n
 		lines := strings.SplitAfterN(c.HeadComment, "\n", dropHead+1)
@@ -278,6 +278,7 @@ func writeLines(b *bytes.Buffer, lines [][]byte) {
 func (rl *ResourceList) writeAnew() ([]byte, error) {
 	if rl.doc.Style&yaml.FlowStyle != 0 {
 		blockStyle(rl.doc)
+		quoteAmbiguous(rl.doc) // blockStyle dropped the quotes of every item
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode}
 	hasItems := false
@@ -316,7 +317,7 @@ func (rl *ResourceList) writeResults(b *bytes.Buffer) error {
 	}
 	b.WriteString("results:\n")
 	for _, n := range res {
-		if err := writeItem(b, n, 1, 0); err != nil {
+		if err := rl.writeItem(b, n, 1, 0); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,162 @@
+package fanout_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/fanout"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+)
+
+var writeBench = flag.String("write-bench-input", "", "write the benchmark ResourceLists (1,000 and 10,000 targets) to this folder")
+
+// fleet returns a ResourceList of n labelled Repositories and a
+// PackageVariantSet that selects them all with a template of 6 CEL
+// expressions, as kpt would send it.
+func fleet(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	regions := []string{"us-central1", "us-east1", "europe-west1", "asia-east1"}
+	for i := range n {
+		fmt.Fprintf(&b, `- apiVersion: config.porch.kpt.dev/v1alpha1
+  kind: Repository
+  metadata:
+    name: edge-%05d
+    namespace: default
+    labels:
+      fleet: edge
+      region: %s
+      tier: t%d
+    annotations:
+      config.kubernetes.io/index: '%d'
+      config.kubernetes.io/path: 'repositories.yaml'
+      owner: team-%d
+  spec:
+    type: git
+    deployment: true
+    git:
+      repo: https://git.example.com/fleet/edge-%05d.git
+      branch: main
+      directory: /
+`, i, regions[i%len(regions)], i%3, i, i%7, i)
+	}
+	b.WriteString(`functionConfig:
+  apiVersion: config.porch.kpt.dev/v1alpha2
+  kind: PackageVariantSet
+  metadata:
+    name: agent
+    namespace: default
+  spec:
+    upstream: {repo: catalog, package: agent, revision: v1}
+    targets:
+    - repositorySelector:
+        matchLabels: {fleet: edge}
+        matchExpressions:
+        - {key: tier, operator: In, values: [t0, t1, t2]}
+      template:
+        downstream:
+          packageExpr: "packageDefault + '-' + repository.labels['region']"
+        labelExprs:
+        - {key: region, valueExpr: "repository.labels['region']"}
+        - {key: owner, valueExpr: "repository.annotations['owner']"}
+        annotationExprs:
+        - {key: cluster, valueExpr: "repository.name.upperAscii()"}
+        packageContext:
+          dataExprs:
+          - {key: site, valueExpr: "'%s/%s'.format([target.name, repository.labels['tier']])"}
+        injectors:
+        - nameExpr: "repository.labels['region'] + '-endpoints'"
+`)
+	return b.Bytes()
+}
+
+// BenchmarkFanOut measures fan-out-variants next to an identity pass over
+// the same ResourceList (the cost of reading and writing it), and a second
+// run over its own output (every child exists and is unchanged).
+func BenchmarkFanOut(b *testing.B) {
+	env := krmtest.Env(krmtest.Clock, nil)
+	for _, n := range []int{1000, 10000} {
+		in := fleet(n)
+		out, rs := krmfn.Process(fanout.Function, in, env)
+		if rs.HasError() {
+			b.Fatalf("fan-out-variants failed: %v", rs)
+		}
+		for _, c := range []struct {
+			name string
+			fn   krmfn.Function
+			in   []byte
+		}{
+			{"identity", krmfn.Identity, in},
+			{"append-only", appendOnly(b, out), in},
+			{"fan-out", fanout.Function, in},
+			{"identity-children", krmfn.Identity, out},
+			{"fan-out-again", fanout.Function, out},
+		} {
+			b.Run(fmt.Sprintf("%s/targets=%d", c.name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(c.in)))
+				b.ReportAllocs()
+				for b.Loop() {
+					krmfn.Process(c.fn, c.in, env)
+				}
+			})
+		}
+	}
+}
+
+// appendOnly is a function that appends the children fan-out-variants
+// makes, computed beforehand: the cost the ResourceList layer adds for
+// writing that many new items, whatever function makes them.
+func appendOnly(b *testing.B, out []byte) krmfn.Function {
+	rl, err := resourcelist.Parse(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var children []*yaml.Node
+	for _, it := range rl.Select(func(h resourcelist.Header) bool { return h.Kind == porch.KindVariant }) {
+		children = append(children, it.Node().YNode())
+	}
+	return krmfn.Function{Name: "append-only", Run: func(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+		for _, n := range children {
+			if _, err := rl.Append(yaml.NewRNode(yaml.CopyYNode(n)), ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+// TestBenchInput writes the benchmark inputs for measuring the binary:
+// go test ./pkg/fanout -run TestBenchInput -write-bench-input=/tmp/fanout
+func TestBenchInput(t *testing.T) {
+	if *writeBench == "" {
+		t.Skip("no -write-bench-input folder")
+	}
+	for _, n := range []int{1000, 10000} {
+		if err := os.WriteFile(filepath.Join(*writeBench, fmt.Sprintf("fleet-%d.yaml", n)), fleet(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFleet checks the benchmark's input fans out fully and twice the same.
+func TestFleet(t *testing.T) {
+	t.Parallel()
+	env := krmtest.Env(krmtest.Clock, nil)
+	out, rs := krmfn.Process(fanout.Function, fleet(50), env)
+	if rs.HasError() || len(rs) != 1 || rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 50 created, 0 updated, 0 unchanged, 0 deleted" {
+		t.Fatalf("first run: %v", rs)
+	}
+	again, rs := krmfn.Process(fanout.Function, out, env)
+	if krmtest.ItemsOf(out) != krmtest.ItemsOf(again) || rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 0 created, 0 updated, 50 unchanged, 0 deleted" {
+		t.Fatalf("second run changed items or reported %v", rs)
+	}
+}

@@ -1,0 +1,127 @@
+package fanout
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/celexpr"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// Function is fan-out-variants.
+var Function = krmfn.Function{Name: "fan-out-variants", Run: Run}
+
+// Run reads the PackageVariantSet from the functionConfig and expands it.
+func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+	s, rs := SetFrom(krmfn.ConfigOf(rl), rl)
+	if s == nil {
+		rl.AddResults(rs...)
+		return nil
+	}
+	rl.AddResults(Expand(rl, s, celexpr.DefaultCostLimit)...)
+	return nil
+}
+
+// desired is a child the set wants: its identifier, name and spec.
+type desired struct {
+	*child
+	id, name string
+	node     *yaml.Node
+}
+
+// Expand makes one PackageVariant per target of the set and reconciles them
+// with the set's existing children in rl. costLimit bounds each expression
+// evaluation. Problems come back as results; a failing target fails alone,
+// but then no child is deleted.
+func Expand(rl *resourcelist.ResourceList, s *Set, costLimit uint64) []result.Result {
+	comp, err := newCompiler(costLimit)
+	if err != nil {
+		return []result.Result{s.errorf("", "%v", err)}
+	}
+	templates := make([]*template, len(s.Spec.Targets))
+	for i, t := range s.Spec.Targets {
+		templates[i] = comp.template(t.Template, fmt.Sprintf("spec.targets[%d].template", i))
+	}
+	var rs []result.Result
+	for _, e := range comp.errs {
+		rs = append(rs, s.errorf(e.Path, "%s", e.Msg))
+	}
+	upstream, urs := upstreamInput(rl, s)
+	if len(urs) > 0 {
+		return append(rs, urs...)
+	}
+	targets, trs := unroll(rl, s)
+	rs = append(rs, trs...)
+	b := &builder{}
+	rd := &renderer{set: s, upstream: upstream, repos: newRepositories(rl, s, inputs{}), b: b}
+	want, wrs := render(s, targets, templates, rd)
+	rs = append(rs, wrs...)
+	failed := len(comp.errs) > 0 || hasError(wrs)
+	return append(rs, reconcile(rl, s, want, failed, b)...)
+}
+
+// render renders every target whose template compiled and names its child;
+// two targets with one name are an error naming both.
+func render(s *Set, targets []target, templates []*template, rd *renderer) ([]*desired, []result.Result) {
+	var (
+		want   []*desired
+		rs     []result.Result
+		byName = map[string]*desired{}
+		up     = rd.b.upstream(s)
+	)
+	for i := range targets {
+		t := &targets[i]
+		tpl := templates[t.index]
+		if s.Spec.Targets[t.index].Template != nil && tpl == nil {
+			continue // its compile errors are reported already
+		}
+		c, crs := rd.render(t, tpl)
+		if len(crs) > 0 {
+			rs = append(rs, crs...)
+			continue
+		}
+		d, err := name(s, c)
+		if err != nil {
+			rs = append(rs, s.errorf(downstreamField(t, tpl), "%s: %v", t, err))
+			continue
+		}
+		if prev := byName[d.name]; prev != nil {
+			rs = append(rs, s.errorf(t.field(), "%s and %s both make PackageVariant %q (downstream repo %q package %q): give each target its own downstream",
+				prev.target, t, d.name, c.repo, c.pkg))
+			continue
+		}
+		byName[d.name] = d
+		d.node = rd.b.spec(c.spec, up, c.repo, c.pkg)
+		want = append(want, d)
+	}
+	return want, rs
+}
+
+// name checks a child's downstream and names it.
+func name(s *Set, c *child) (*desired, error) {
+	if err := checkRepo(c.repo); err != nil {
+		return nil, err
+	}
+	if err := checkPackage(c.pkg); err != nil {
+		return nil, err
+	}
+	id := Identifier(s.Metadata.Name, c.repo, c.pkg)
+	n, err := Name(id)
+	if err != nil {
+		return nil, fmt.Errorf("cannot name its PackageVariant: %w", err)
+	}
+	return &desired{child: c, id: id, name: n}, nil
+}
+
+// downstreamField is where a target's downstream comes from.
+func downstreamField(t *target, tpl *template) string {
+	if tpl != nil && tpl.src.Downstream != nil {
+		return t.field() + ".template.downstream"
+	}
+	return t.field()
+}
+
+func hasError(rs []result.Result) bool { return result.List(rs).HasError() }

@@ -1,0 +1,228 @@
+package fanout
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/celexpr"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// vars are the values a target's expressions see. It is a CEL activation:
+// no map is built per target.
+type vars struct {
+	repoDefault, packageDefault ref.Val
+	upstream, target            ref.Val
+	repository                  ref.Val // nil until the repository is known
+}
+
+func (v *vars) ResolveName(name string) (any, bool) {
+	var val ref.Val
+	switch name {
+	case VarRepoDefault:
+		val = v.repoDefault
+	case VarPackageDefault:
+		val = v.packageDefault
+	case VarUpstream:
+		val = v.upstream
+	case VarTarget:
+		val = v.target
+	case VarRepository:
+		val = v.repository
+	}
+	return val, val != nil
+}
+
+func (v *vars) Parent() interpreter.Activation { return nil }
+
+// renderer turns targets into PackageVariant specs, as Porch's
+// renderPackageVariantSpec does.
+type renderer struct {
+	set      *Set
+	upstream ref.Val
+	repos    *repositories
+	b        *builder
+}
+
+// child is what a target renders to: its downstream and its spec.
+type child struct {
+	target    *target
+	repo, pkg string
+	spec      *spec
+}
+
+// rendering is one target's rendering in progress: its variables and the
+// problems found so far.
+type rendering struct {
+	t    *target
+	set  *Set
+	b    *builder
+	vars vars
+	rs   []result.Result
+}
+
+// eval runs p for the template field `field` (template.labelExprs[0].valueExpr);
+// a failure is recorded against the target.
+func (r *rendering) eval(p *celexpr.Program, field string) (string, bool) {
+	s, err := p.Eval(&r.vars)
+	if err != nil {
+		r.rs = append(r.rs, r.set.errorf(r.t.field()+"."+field, "%s: %s: %v", r.t, field, err))
+		return "", false
+	}
+	return s, true
+}
+
+func (r *rendering) errorf(field, format string, args ...any) {
+	path := r.t.field()
+	if field != "" {
+		path += "." + field
+	}
+	r.rs = append(r.rs, r.set.errorf(path, "%s: %s", r.t, fmt.Sprintf(format, args...)))
+}
+
+// render makes the target's spec. A template failure is returned as results
+// for this target alone.
+func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
+	c := &child{target: t, repo: t.repoDefault, pkg: t.packageDefault, spec: &spec{}}
+	if tpl == nil {
+		return c, nil
+	}
+	r := &rendering{t: t, set: rd.set, b: rd.b, vars: vars{
+		repoDefault:    types.String(t.repoDefault),
+		packageDefault: types.String(t.packageDefault),
+		upstream:       rd.upstream,
+		target:         rd.targetInput(t),
+	}}
+	src := tpl.src
+	if d := src.Downstream; d != nil && d.Repo != nil && *d.Repo != "" {
+		c.repo = *d.Repo
+	}
+	if tpl.repoExpr != nil {
+		v, ok := r.eval(tpl.repoExpr, "template.downstream.repoExpr")
+		if !ok {
+			return nil, r.rs
+		}
+		c.repo = v
+	}
+	if r.vars.repository = rd.repos.input(c.repo); r.vars.repository == nil {
+		r.errorf("", "repository %q could not be loaded (no Repository %q in namespace %q in the ResourceList)",
+			c.repo, c.repo, rd.set.Namespace())
+		return nil, r.rs
+	}
+	if d := src.Downstream; d != nil && d.Package != nil && *d.Package != "" {
+		c.pkg = *d.Package
+	}
+	if tpl.pkgExpr != nil {
+		c.pkg, _ = r.eval(tpl.pkgExpr, "template.downstream.packageExpr")
+	}
+	r.fill(c.spec, tpl)
+	if len(r.rs) > 0 {
+		return nil, r.rs
+	}
+	return c, nil
+}
+
+// fill renders every template field but the downstream into sp.
+func (r *rendering) fill(sp *spec, tpl *template) {
+	src := tpl.src
+	if src.AdoptionPolicy != nil {
+		sp.adoptionPolicy = *src.AdoptionPolicy
+	}
+	if src.DeletionPolicy != nil {
+		sp.deletionPolicy = *src.DeletionPolicy
+	}
+	sp.labels = r.overlay(src.Labels, tpl.labels, "template.labelExprs")
+	sp.annotations = r.overlay(src.Annotations, tpl.annotations, "template.annotationExprs")
+	if pc := src.PackageContext; pc != nil {
+		sp.data = r.overlay(pc.Data, tpl.data, "template.packageContext.dataExprs")
+		sp.removeKeys = r.removeKeys(pc.RemoveKeys, tpl.removeKeys)
+	}
+	for i, inj := range src.Injectors {
+		out := injector{group: inj.Group, version: inj.Version, kind: inj.Kind}
+		if inj.Name != nil {
+			out.name = *inj.Name
+		}
+		if p := tpl.injectors[i]; p != nil {
+			out.name, _ = r.eval(p, fmt.Sprintf("template.injectors[%d].nameExpr", i))
+		}
+		sp.injectors = append(sp.injectors, out)
+	}
+	sp.validators = r.functions(tpl.validators, "template.pipeline.validators")
+	sp.mutators = r.functions(tpl.mutators, "template.pipeline.mutators")
+}
+
+// overlay copies the plain map and sets each expression's entry over it;
+// an empty result is nil.
+func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field string) map[string]string {
+	out := maps.Clone(plain)
+	if out == nil {
+		out = make(map[string]string, len(exprs))
+	}
+	for i, me := range exprs {
+		var k, v string
+		ok := true
+		if me.src.Key != nil {
+			k = *me.src.Key
+		}
+		if me.keyExpr != nil {
+			k, ok = r.eval(me.keyExpr, fmt.Sprintf("%s[%d].keyExpr", field, i))
+		}
+		if me.src.Value != nil {
+			v = *me.src.Value
+		}
+		if me.valueExpr != nil {
+			var vok bool
+			v, vok = r.eval(me.valueExpr, fmt.Sprintf("%s[%d].valueExpr", field, i))
+			ok = ok && vok
+		}
+		if ok {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// removeKeys returns the plain keys and the expressions' keys, de-duplicated
+// and sorted.
+func (r *rendering) removeKeys(plain []string, exprs []*celexpr.Program) []string {
+	out := slices.Clone(plain)
+	for i, p := range exprs {
+		if k, ok := r.eval(p, fmt.Sprintf("template.packageContext.removeKeyExprs[%d]", i)); ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// functions renders pipeline entries: each a copy of the template's entry
+// without configMapExprs, its configMap overlaid by their results.
+func (r *rendering) functions(fns []function, field string) []*yaml.Node {
+	var out []*yaml.Node
+	for i, fn := range fns {
+		cm := r.overlay(fn.src.ConfigMap, fn.exprs, fmt.Sprintf("%s[%d].configMapExprs", field, i))
+		out = append(out, r.b.function(fn.node, cm))
+	}
+	return out
+}
+
+// targetInput is the `target` variable: the selected object, or the
+// repository and package of a repositories entry.
+func (rd *renderer) targetInput(t *target) ref.Val {
+	if t.object != nil {
+		return rd.repos.inputs.of(t.object)
+	}
+	return types.NewStringStringMap(types.DefaultTypeAdapter, map[string]string{
+		"repo":    t.repoDefault,
+		"package": t.packageDefault,
+	})
+}

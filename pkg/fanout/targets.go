@@ -1,0 +1,203 @@
+package fanout
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// target is one downstream target: the defaults of its child's downstream
+// and, for a selected object, the object its expressions see.
+type target struct {
+	index          int // in spec.targets
+	repoDefault    string
+	packageDefault string
+	object         *resourcelist.Item // nil for a repositories entry
+	desc           string
+}
+
+// field is the path of the target's entry in the set.
+func (t *target) field() string { return fmt.Sprintf("spec.targets[%d]", t.index) }
+
+// String names the target for messages.
+func (t *target) String() string { return t.desc + " of " + t.field() }
+
+// unroll lists the set's targets in order: each repositories entry (once per
+// package name, or once with the upstream package's name), then the objects
+// each selector selects in the set's namespace, sorted by name.
+func unroll(rl *resourcelist.ResourceList, s *Set) ([]target, []result.Result) {
+	var (
+		out []target
+		rs  []result.Result
+	)
+	for i, t := range s.Spec.Targets {
+		if len(t.Repositories) > 0 {
+			out = append(out, repositoryTargets(i, t.Repositories, s.Spec.Upstream.Package)...)
+			continue
+		}
+		apiVersion, kind, name := porch.ConfigV1alpha1, porch.KindRepository, (*string)(nil)
+		if os := t.ObjectSelector; t.RepositorySelector == nil && os != nil {
+			apiVersion, kind, name = os.APIVersion, os.Kind, os.Name
+		}
+		sel := s.Selectors[i]
+		items := rl.Select(func(h resourcelist.Header) bool {
+			return h.Is(apiVersion, kind) && scope(h.Namespace) == s.Namespace() &&
+				(name == nil || h.Name == *name) && sel.Matches(h.Labels)
+		})
+		if len(items) == 0 {
+			rs = append(rs, s.warningf(fmt.Sprintf("spec.targets[%d]", i),
+				"no objects selected by spec.targets[%d]: no %s (%s) in namespace %q matches %s",
+				i, kind, apiVersion, s.Namespace(), describe(sel.String(), name)))
+		}
+		slices.SortStableFunc(items, func(a, b *resourcelist.Item) int { return cmp.Compare(a.Header().Name, b.Header().Name) })
+		for _, it := range items {
+			h := it.Header()
+			out = append(out, target{index: i, repoDefault: h.Name, packageDefault: s.Spec.Upstream.Package,
+				object: it, desc: "target " + h.String() + " (" + h.Where() + ")"})
+		}
+	}
+	return out, rs
+}
+
+func repositoryTargets(i int, rts []porch.RepositoryTarget, upstreamPackage string) []target {
+	var out []target
+	for _, rt := range rts {
+		names := rt.PackageNames
+		if len(names) == 0 {
+			names = []string{upstreamPackage}
+		}
+		for _, pn := range names {
+			out = append(out, target{index: i, repoDefault: rt.Name, packageDefault: pn,
+				desc: fmt.Sprintf("target repository %q package %q", rt.Name, pn)})
+		}
+	}
+	return out
+}
+
+func describe(sel string, name *string) string {
+	var s string
+	switch {
+	case sel == "":
+		s = "an empty selector"
+	default:
+		s = fmt.Sprintf("%q", sel)
+	}
+	if name != nil {
+		s += fmt.Sprintf(" with name %q", *name)
+	}
+	return s
+}
+
+// objectInput is what expressions see of an object: its name, namespace
+// ("default" when it names none), labels and annotations (without the ones
+// kpt and kptkit add while it travels) — nothing of its spec or status.
+func objectInput(h resourcelist.Header) ref.Val {
+	annotations := make(map[string]string, len(h.Annotations))
+	for k, v := range h.Annotations {
+		if !slices.Contains(kptfile.BookkeepingAnnotations, k) && k != v1alpha1.AnnotationInCluster {
+			annotations[k] = v
+		}
+	}
+	labels := h.Labels
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	return metaInput(h.Name, scope(h.Namespace), labels, annotations)
+}
+
+func metaInput(name, namespace string, labels, annotations map[string]string) ref.Val {
+	a := types.DefaultTypeAdapter
+	return types.NewStringInterfaceMap(a, map[string]any{
+		"name":        name,
+		"namespace":   namespace,
+		"labels":      types.NewStringStringMap(a, labels),
+		"annotations": types.NewStringStringMap(a, annotations),
+	})
+}
+
+// upstreamInput finds the set's upstream PackageRevision in the set's
+// namespace and returns what expressions see of it. With no PackageRevision
+// items at all, the upstream is known only by its package name.
+func upstreamInput(rl *resourcelist.ResourceList, s *Set) (ref.Val, []result.Result) {
+	prs := rl.Select(func(h resourcelist.Header) bool {
+		return h.Is(porch.V1alpha1, porch.KindRevision) && scope(h.Namespace) == s.Namespace()
+	})
+	up := s.Spec.Upstream
+	if len(prs) == 0 {
+		return metaInput(up.Package, s.Namespace(), map[string]string{}, map[string]string{}), nil
+	}
+	for _, pr := range prs {
+		if revisionMatches(pr, up) {
+			return objectInput(pr.Header()), nil
+		}
+	}
+	rev := string(up.Revision)
+	if rev == "" {
+		rev = up.WorkspaceName
+	}
+	return nil, []result.Result{s.errorf("spec.upstream", "could not find upstream package revision '%s/%s' in repo '%s'",
+		up.Package, rev, up.Repo)}
+}
+
+// revisionMatches reports whether a PackageRevision is the upstream: same
+// repository and package, and same revision or same workspace.
+func revisionMatches(pr *resourcelist.Item, up *porch.Upstream) bool {
+	get := func(field string) string {
+		v, _ := fieldpath.String(pr.Node(), fieldpath.Path{"spec", field})
+		return v
+	}
+	if get("repository") != up.Repo || get("packageName") != up.Package {
+		return false
+	}
+	return (up.Revision != "" && get("revision") == string(up.Revision)) ||
+		(up.WorkspaceName != "" && get("workspaceName") == up.WorkspaceName)
+}
+
+// inputs builds what expressions see of each object once, however many
+// times it is a target or a repository.
+type inputs map[*resourcelist.Item]ref.Val
+
+func (in inputs) of(it *resourcelist.Item) ref.Val {
+	v, ok := in[it]
+	if !ok {
+		v = objectInput(it.Header())
+		in[it] = v
+	}
+	return v
+}
+
+// repositories finds the Repository items of the set's namespace by name.
+type repositories struct {
+	items  map[string]*resourcelist.Item
+	inputs inputs
+}
+
+func newRepositories(rl *resourcelist.ResourceList, s *Set, in inputs) *repositories {
+	r := &repositories{items: map[string]*resourcelist.Item{}, inputs: in}
+	for _, it := range rl.Select(func(h resourcelist.Header) bool {
+		return h.Is(porch.ConfigV1alpha1, porch.KindRepository) && scope(h.Namespace) == s.Namespace()
+	}) {
+		if name := it.Header().Name; r.items[name] == nil {
+			r.items[name] = it
+		}
+	}
+	return r
+}
+
+// input returns what expressions see of the named Repository, or nil.
+func (r *repositories) input(name string) ref.Val {
+	if it := r.items[name]; it != nil {
+		return r.inputs.of(it)
+	}
+	return nil
+}
