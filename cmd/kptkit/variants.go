@@ -172,7 +172,8 @@ func readPackages(root string) (map[string]pkgdir.Files, error) {
 	return pkgs, nil
 }
 
-// readDir reads a file, or the files below a folder, skipping hidden ones.
+// readDir reads a file, or the files of the package (or folder of packages)
+// below a folder, as kpt sees them (see packageFiles).
 func readDir(root string) (map[string][]byte, error) {
 	info, err := os.Stat(root)
 	if err != nil {
@@ -182,26 +183,18 @@ func readDir(root string) (map[string][]byte, error) {
 		b, err := os.ReadFile(root)
 		return map[string][]byte{filepath.Base(root): b}, err
 	}
+	fsys := os.DirFS(root)
+	names, err := packageFiles(fsys, func(string) bool { return true })
+	if err != nil {
+		return nil, err
+	}
 	files := map[string][]byte{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, p := range names {
+		if files[p], err = fs.ReadFile(fsys, p); err != nil {
+			return nil, err
 		}
-		if strings.HasPrefix(d.Name(), ".") && p != root {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	return files, err
+	}
+	return files, nil
 }
 
 // writePackage replaces dir with the package's files.

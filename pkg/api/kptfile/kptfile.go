@@ -3,7 +3,12 @@
 // context ConfigMap, paths, indexes and local-config.
 package kptfile
 
-import "sigs.k8s.io/kustomize/kyaml/yaml"
+import (
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
 
 const (
 	// Group is the API group of the Kptfile.
@@ -36,6 +41,15 @@ const (
 	AnnotationInjectedResource = "kpt.dev/injected-resource"
 )
 
+// IsBookkeeping reports whether an annotation is one kpt or kustomize adds
+// while items travel through a pipeline: those of BookkeepingAnnotations, and
+// every annotation under internal.config.kubernetes.io/, which the KRM
+// Functions Specification reserves to orchestrators (kpt fn render adds
+// package-path there, an absolute path).
+func IsBookkeeping(key string) bool {
+	return strings.HasPrefix(key, "internal.config.kubernetes.io/") || slices.Contains(BookkeepingAnnotations, key)
+}
+
 // BookkeepingAnnotations are the annotations kpt and kustomize add to items
 // while they travel through a pipeline; they are not part of a resource's
 // content.
@@ -47,6 +61,7 @@ var BookkeepingAnnotations = []string{
 	"internal.config.kubernetes.io/id",
 	"internal.config.kubernetes.io/seqindent",
 	"internal.config.kubernetes.io/annotations-migration-resource-id",
+	"internal.config.kubernetes.io/package-path",
 	"config.k8s.io/id",
 	"kustomize.config.k8s.io/id",
 }

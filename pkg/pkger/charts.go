@@ -1,0 +1,107 @@
+package pkger
+
+import (
+	"fmt"
+	"strings"
+)
+
+// chartKinds are the kinds of dashboard charts pkger knows.
+var chartKinds = map[string]bool{
+	"gauge": true, "geo": true, "heatmap": true, "histogram": true, "markdown": true, "mosaic": true,
+	"scatter": true, "single_stat": true, "single_stat_plus_line": true, "table": true, "xy": true, "band": true,
+}
+
+// chartAxes are the axes each chart kind must have.
+var chartAxes = map[string][]string{
+	"heatmap":               {"x", "y"},
+	"histogram":             {"x"},
+	"scatter":               {"x", "y"},
+	"single_stat_plus_line": {"x", "y"},
+	"xy":                    {"x", "y"},
+}
+
+var geometries = map[string]bool{"line": true, "step": true, "stacked": true, "monotoneX": true, "bar": true}
+
+// chart checks one dashboard chart (pkger's parseChart and validProperties);
+// fields are relative to the chart.
+func chart(c value) []failure {
+	kind := c.norm("kind")
+	if !chartKinds[kind] {
+		return []failure{fail("kind", "invalid chart kind provided: %s", kind)}
+	}
+	if kind == "markdown" {
+		return nil
+	}
+	var out []failure
+	for _, dim := range []string{"width", "height"} {
+		if n, _ := c.num(dim); n <= 0 {
+			out = append(out, fail(dim, "must be greater than 0"))
+		}
+	}
+	colors := c.list("colors")
+	for i, col := range colors {
+		if col.str("hex") == "" {
+			out = append(out, fail(fmt.Sprintf("colors[%d].hex", i), "a color must have a hex value provided"))
+		}
+	}
+	if kind == "gauge" {
+		out = append(out, colorTypes(colors, "min", "max")...)
+	}
+	out = append(out, axes(c, chartAxes[kind]...)...)
+	return append(out, layout(kind, c)...)
+}
+
+// layout checks the geometry, position and table options a chart kind has.
+func layout(kind string, c value) []failure {
+	var out []failure
+	if kind == "xy" {
+		if g := c.str("geom"); !geometries[g] {
+			msg := "type not found"
+			if g != "" {
+				msg = "type provided is not supported"
+			}
+			out = append(out, fail("geom", "%s: %q", msg, g))
+		}
+	}
+	if kind == "xy" || kind == "single_stat_plus_line" {
+		if pos := strings.ToLower(c.str("position")); pos != "" && pos != "overlaid" && pos != "stacked" {
+			out = append(out, fail("position", "invalid position supplied %q; valid positions is one of [overlaid, stacked]", pos))
+		}
+	}
+	if kind == "table" {
+		switch c.field("tableOptions").str("wrapping") {
+		case "", "single-line", "truncate", "wrap":
+		default:
+			out = append(out, fail("tableOptions.wrapping", `chart table option should 1 in ["single-line", "truncate", "wrap"]`))
+		}
+	}
+	return out
+}
+
+func colorTypes(colors []value, types ...string) []failure {
+	have := map[string]bool{}
+	for _, c := range colors {
+		have[c.str("type")] = true
+	}
+	var out []failure
+	for _, t := range types {
+		if !have[t] {
+			out = append(out, fail("colors", "type not found: %q", t))
+		}
+	}
+	return out
+}
+
+func axes(c value, want ...string) []failure {
+	have := map[string]bool{}
+	for _, a := range c.list("axes") {
+		have[a.str("name")] = true
+	}
+	var out []failure
+	for _, name := range want {
+		if !have[name] {
+			out = append(out, fail("axes", "axis not found: %q", name))
+		}
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package stack
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+)
+
+// Checksum returns the checksum of a resource's content: `sha256:` and 64 hex
+// digits. It is a normalised comparison: key order, formatting, quoting and
+// comments do not count, nor do the bookkeeping annotations kpt and
+// kustomize add (kptfile.BookkeepingAnnotations and every
+// internal.config.kubernetes.io/ annotation), nor the associations
+// (spec.associations, spec.association), which the stack records apart.
+// Values count by what they mean: `replicas: 3` and `replicas: "3"` differ,
+// `0x10` and `16` do not.
+func Checksum(n *yaml.Node) string {
+	var c canon
+	return c.sum(n)
+}
+
+// sum returns a resource's checksum, reusing the canon's buffer.
+func (c *canon) sum(n *yaml.Node) string {
+	c.b, c.nodes = c.b[:0], 0
+	c.node(n, atRoot)
+	sum := sha256.Sum256(c.b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// where a mapping sits, for the fields that do not count.
+type place int
+
+const (
+	atRoot place = iota
+	atMetadata
+	atAnnotations
+	atSpec
+	elsewhere
+)
+
+// maxCanonNodes bounds the walk, so that aliases that expand exponentially
+// cannot exhaust the machine; the rest of such a resource does not count.
+const maxCanonNodes = 1 << 20
+
+// canon collects a resource's canonical form, to be hashed at once.
+type canon struct {
+	b     []byte
+	nodes int
+}
+
+func (c *canon) tag(b byte)    { c.b = append(c.b, b) }
+func (c *canon) length(n int)  { c.b = binary.AppendUvarint(c.b, uint64(n)) }
+func (c *canon) text(s string) { c.length(len(s)); c.b = append(c.b, s...) }
+
+func (c *canon) node(n *yaml.Node, at place) {
+	for i := 0; n != nil && i < 100 && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode); i++ {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		} else if len(n.Content) == 1 {
+			n = n.Content[0]
+		} else {
+			break
+		}
+	}
+	if c.nodes++; n == nil || c.nodes > maxCanonNodes {
+		c.tag('?')
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		c.mapping(n, at)
+	case yaml.SequenceNode:
+		c.tag('l')
+		c.length(len(n.Content))
+		for _, e := range n.Content {
+			c.node(e, elsewhere)
+		}
+	case yaml.ScalarNode:
+		c.scalar(n)
+	default:
+		c.tag('?')
+	}
+}
+
+// mapping writes the fields that count, sorted by key.
+func (c *canon) mapping(n *yaml.Node, at place) {
+	var keys []int
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if counts(n.Content[i].Value, n.Content[i+1], at) {
+			keys = append(keys, i)
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
+	c.tag('m')
+	c.length(len(keys))
+	for _, i := range keys {
+		c.text(n.Content[i].Value)
+		c.node(n.Content[i+1], child(n.Content[i].Value, at))
+	}
+}
+
+// counts reports whether a field is part of the content.
+func counts(key string, v *yaml.Node, at place) bool {
+	switch at {
+	case atMetadata:
+		return key != "annotations" || hasContent(v)
+	case atAnnotations:
+		return !kptfile.IsBookkeeping(key)
+	case atSpec:
+		return key != "associations" && key != "association"
+	}
+	return true
+}
+
+// hasContent reports whether an annotations mapping holds any annotation
+// that counts (kpt drops annotations it emptied).
+func hasContent(v *yaml.Node) bool {
+	if v == nil || v.Kind != yaml.MappingNode {
+		return v != nil && !(v.Kind == yaml.ScalarNode && v.Tag == yaml.NodeTagNull)
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if counts(v.Content[i].Value, v.Content[i+1], atAnnotations) {
+			return true
+		}
+	}
+	return false
+}
+
+func child(key string, at place) place {
+	switch {
+	case at == atRoot && key == "metadata":
+		return atMetadata
+	case at == atRoot && key == "spec":
+		return atSpec
+	case at == atMetadata && key == "annotations":
+		return atAnnotations
+	}
+	return elsewhere
+}
+
+// scalar writes a scalar by what it means.
+func (c *canon) scalar(n *yaml.Node) {
+	switch tag := n.ShortTag(); tag {
+	case yaml.NodeTagNull:
+		c.tag('n')
+	case yaml.NodeTagBool:
+		c.tag('b')
+		c.text(strings.ToLower(n.Value))
+	case yaml.NodeTagInt:
+		c.tag('i')
+		c.text(canonInt(n.Value))
+	case yaml.NodeTagFloat:
+		c.tag('f')
+		c.text(canonFloat(n.Value))
+	case yaml.NodeTagString:
+		c.tag('s')
+		c.text(n.Value)
+	default:
+		c.tag('t')
+		c.text(tag)
+		c.text(n.Value)
+	}
+}
+
+func canonInt(s string) string {
+	clean := strings.ReplaceAll(s, "_", "")
+	if i, err := strconv.ParseInt(clean, 0, 64); err == nil {
+		return strconv.FormatInt(i, 10)
+	}
+	if strings.HasPrefix(clean, "0o") || strings.HasPrefix(clean, "0x") || strings.HasPrefix(clean, "+") {
+		return s
+	}
+	return strings.TrimLeft(clean, "0")
+}
+
+func canonFloat(s string) string {
+	switch strings.ToLower(strings.TrimPrefix(s, "+")) {
+	case ".inf":
+		return "+Inf"
+	case "-.inf":
+		return "-Inf"
+	case ".nan":
+		return "NaN"
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return s
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,83 @@
+package stack
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// KindApplyStack is the accepted functionConfig kind.
+var KindApplyStack = v1alpha1.TypeApplyStack
+
+// EnvSourceDateEpoch is the variable (seconds since 1970, UTC) that fixes the
+// clock for reproducible runs when ApplyStack.now is not set.
+const EnvSourceDateEpoch = "SOURCE_DATE_EPOCH"
+
+// Options is what an apply needs beyond the ResourceList.
+type Options struct {
+	// Stack names the Stack item to use; empty: the package's only one, or
+	// a new one named after the package.
+	Stack string
+	// Now is the time recorded as createdAt and updatedAt.
+	Now time.Time
+}
+
+// OptionsFrom reads the options from the functionConfig (nil: none) and the
+// environment: the clock is ApplyStack.now, else SOURCE_DATE_EPOCH, else
+// env.Now. Problems come back as results, all of them.
+func OptionsFrom(c *krmfn.Config, env krmfn.Env) (Options, []result.Result) {
+	var (
+		opts Options
+		cfg  v1alpha1.ApplyStack
+		rs   []result.Result
+	)
+	if c != nil {
+		if _, ok, bad := c.Match(KindApplyStack); !ok {
+			return opts, []result.Result{bad}
+		}
+		rs = c.Decode(&cfg, decode.Options{KnownFields: true})
+		cfg.Default()
+		for _, err := range cfg.Validate() {
+			rs = append(rs, c.Errorf(err.Path, "%s: %s", c, err))
+		}
+	}
+	opts.Stack = cfg.Stack
+	now, err := clock(string(cfg.Now), env)
+	if err != nil {
+		rs = append(rs, result.Errorf("%s", err))
+	}
+	opts.Now = now
+	return opts, rs
+}
+
+// clock returns the time to record.
+func clock(now string, env krmfn.Env) (time.Time, error) {
+	if now != "" {
+		t, _ := time.Parse(time.RFC3339, now) // Validate reports a bad value
+		return t.UTC(), nil
+	}
+	if env.Getenv != nil {
+		if s := strings.TrimSpace(env.Getenv(EnvSourceDateEpoch)); s != "" {
+			secs, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || secs < 0 || secs > 253402300799 {
+				return time.Time{}, &clockError{value: s}
+			}
+			return time.Unix(secs, 0).UTC(), nil
+		}
+	}
+	if env.Now == nil {
+		return time.Unix(0, 0).UTC(), nil
+	}
+	return env.Now().UTC(), nil
+}
+
+type clockError struct{ value string }
+
+func (e *clockError) Error() string {
+	return EnvSourceDateEpoch + "=" + strconv.Quote(e.value) + " is not a number of seconds since 1970-01-01 (UTC) up to year 9999"
+}

@@ -1,0 +1,53 @@
+package stack_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/stack"
+)
+
+func TestOptionsFrom(t *testing.T) {
+	t.Parallel()
+	wall := time.Date(2030, 5, 6, 7, 8, 9, 0, time.FixedZone("CEST", 2*3600))
+	config := func(fields string) *krmfn.Config {
+		rl, err := resourcelist.Parse([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: fn.kptkit.dev/v1alpha1\n  kind: ApplyStack\n  metadata: {name: apply}\n" + fields))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return krmfn.ConfigOf(rl)
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  *krmfn.Config
+		env  krmfn.Env
+		want stack.Options
+		err  string
+	}{
+		{"no config: the wall clock, in UTC", nil, krmtest.Env(wall, nil), stack.Options{Now: wall.UTC()}, ""},
+		{"SOURCE_DATE_EPOCH", nil, krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": " 1767225600\n"}),
+			stack.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, ""},
+		{"now wins", config("  stack: prod\n  now: 2026-03-04T05:06:07+02:00\n"), krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "1"}),
+			stack.Options{Stack: "prod", Now: time.Date(2026, 3, 4, 3, 6, 7, 0, time.UTC)}, ""},
+		{"a bad SOURCE_DATE_EPOCH", nil, krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "-5"}),
+			stack.Options{Now: time.Time{}}, `SOURCE_DATE_EPOCH="-5" is not a number of seconds since 1970-01-01 (UTC) up to year 9999`},
+		{"no clock at all", nil, krmfn.Env{}, stack.Options{Now: time.Unix(0, 0).UTC()}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, rs := stack.OptionsFrom(tc.cfg, tc.env)
+			var msg string
+			if len(rs) > 0 {
+				msg = rs[0].Message
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" || msg != tc.err {
+				t.Errorf("options (-want +got):\n%s\nerror %q, want %q", diff, msg, tc.err)
+			}
+		})
+	}
+}

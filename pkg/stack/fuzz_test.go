@@ -1,0 +1,15 @@
+package stack_test
+
+import (
+	"testing"
+
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/stack"
+)
+
+func FuzzFunction(f *testing.F) {
+	krmtest.Seed(f, "testdata")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		krmtest.Fuzz(t, stack.Function, in)
+	})
+}

@@ -1,0 +1,151 @@
+package stack
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
+)
+
+// Change is what an apply does to one resource.
+type Change struct {
+	Verb  string // created, updated or deleted
+	Entry v1alpha1.StackResource
+	// Detail says what an update changed: its content, its associations.
+	Detail string
+	res    *resource // nil for a deletion
+	pos    int       // the entry's index in the new record (not deletions)
+}
+
+// Message is the change as its result shows it: `created Label/lucid_einstein`.
+func (c Change) Message() string {
+	msg := c.Verb + " " + c.Entry.Ref()
+	if c.Detail != "" {
+		msg += ": " + c.Detail
+	}
+	return msg
+}
+
+// Plan compares the record with the package's resources (entries without
+// ids, in package order) and returns the new record and the changes. With
+// no change it returns the record as it was: reordering is not a change.
+func Plan(old v1alpha1.StackStatus, rs []v1alpha1.StackResource, name string, now time.Time) (v1alpha1.StackStatus, []Change) {
+	res := make([]*resource, len(rs))
+	for i, e := range rs {
+		res[i] = &resource{key: e.Key(), entry: e}
+	}
+	return plan(old, res, name, now)
+}
+
+func plan(old v1alpha1.StackStatus, rs []*resource, name string, now time.Time) (v1alpha1.StackStatus, []Change) {
+	before := make(map[string]v1alpha1.StackResource, len(old.Resources))
+	for _, e := range old.Resources {
+		before[e.Key()] = e
+	}
+	var (
+		changes []Change
+		next    = make([]v1alpha1.StackResource, len(rs))
+		current = make(map[string]bool, len(rs))
+	)
+	for i, r := range rs {
+		current[r.key] = true
+		e, ok := before[r.key]
+		next[i] = r.entry
+		switch detail, changed := diff(e, r.entry); {
+		case !ok:
+			changes = append(changes, Change{Verb: "created", Entry: r.entry, res: r, pos: i})
+		case changed:
+			next[i].ID = e.ID
+			changes = append(changes, Change{Verb: "updated", Entry: next[i], Detail: detail, res: r, pos: i})
+		default:
+			next[i] = e
+		}
+	}
+	for _, e := range old.Resources {
+		if !current[e.Key()] {
+			changes = append(changes, Change{Verb: "deleted", Entry: e})
+		}
+	}
+	if len(changes) == 0 {
+		return old, nil
+	}
+	st := stamp(old, next, name, now)
+	for i := range changes {
+		if changes[i].Verb == "created" {
+			changes[i].Entry.ID = st.Resources[changes[i].pos].ID
+		}
+	}
+	return st, changes
+}
+
+// diff says how a recorded entry differs from the resource now: its
+// content (checksum, apiVersion) and its associations.
+func diff(was, is v1alpha1.StackResource) (string, bool) {
+	var details []string
+	if was.Checksum != is.Checksum || was.APIVersion != is.APIVersion {
+		details = append(details, "content changed")
+	}
+	for _, a := range is.Associations {
+		if !slices.Contains(was.Associations, a) {
+			details = append(details, "associated with "+a.String())
+		}
+	}
+	for _, a := range was.Associations {
+		if !slices.Contains(is.Associations, a) {
+			details = append(details, "no longer associated with "+a.String())
+		}
+	}
+	if len(details) == 1 && details[0] == "content changed" {
+		return "", true
+	}
+	return strings.Join(details, ", "), len(details) > 0
+}
+
+// stamp returns the record after a change: a new revision at now, and ids
+// for the new resources.
+func stamp(old v1alpha1.StackStatus, resources []v1alpha1.StackResource, name string, now time.Time) v1alpha1.StackStatus {
+	at := now.UTC().Format(time.RFC3339)
+	st := old
+	st.Revision++
+	st.UpdatedAt = decode.AnyScalar(at)
+	if st.CreatedAt == "" {
+		st.CreatedAt = decode.AnyScalar(at)
+	}
+	if st.StackID == "" {
+		st.StackID = newID("stack", name, at)
+	}
+	used := make(map[string]bool, len(resources))
+	for _, r := range resources {
+		used[r.ID] = r.ID != ""
+	}
+	for i, r := range resources {
+		if r.ID != "" {
+			continue
+		}
+		rev := string(binary.AppendUvarint(nil, uint64(st.Revision)))
+		for attempt := 0; ; attempt++ {
+			id := newID(st.StackID, rev, r.Key(), string(rune(attempt)))
+			if !used[id] {
+				resources[i].ID, used[id] = id, true
+				break
+			}
+		}
+	}
+	st.Resources = resources
+	return st
+}
+
+// newID derives an id, 16 lowercase hex digits, from its parts.
+func newID(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(binary.AppendUvarint(nil, uint64(len(p))))
+		h.Write([]byte(p))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

@@ -1,0 +1,115 @@
+package stack
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/pkger"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// validate applies pkger's rules to the influxdata.com/v2alpha1 resources
+// and resolves every resource's associations. It returns the problems; the
+// resources get their associations recorded.
+func validate(rs []*resource) []result.Result {
+	out, covered := validatePkger(rs)
+	return append(out, resolve(rs, covered)...)
+}
+
+// validatePkger runs pkger's rules. It also returns the fields they found
+// fault with, by resource, so that the association check does not report
+// the same problem twice.
+func validatePkger(rs []*resource) ([]result.Result, map[*resource][]string) {
+	var (
+		objs  []pkger.Object
+		owner []*resource
+	)
+	for _, r := range rs {
+		if r.h.APIVersion == pkger.APIVersion {
+			objs = append(objs, pkger.Object{Kind: r.h.Kind, Name: r.h.Name, Root: root(r.h), Node: r.item.Node()})
+			owner = append(owner, r)
+		}
+	}
+	var out []result.Result
+	covered := map[*resource][]string{}
+	for _, e := range pkger.Validate(objs) {
+		r := owner[e.Object]
+		out = append(out, r.item.Errorf(e.Field, "%s: %s: %s", r.h.Where(), name(r.h), e))
+		covered[r] = append(covered[r], e.Field)
+	}
+	return out, covered
+}
+
+// resolve finds the resource each association names (by kind and name; in
+// the same namespace, then the same API group, when several match) and
+// records the associations, sorted. Dangling, ambiguous and repeated
+// associations are errors.
+func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
+	byName := map[string][]*resource{}
+	for _, r := range rs {
+		k := r.h.Kind + "\x00" + r.h.Name
+		byName[k] = append(byName[k], r)
+	}
+	var out []result.Result
+	for _, r := range rs {
+		seen := map[v1alpha1.StackAssociation]bool{}
+		r.entry.Associations = []v1alpha1.StackAssociation{}
+		for _, l := range r.links {
+			a := v1alpha1.StackAssociation{Kind: l.kind, PkgName: l.name}
+			msg := ""
+			switch targets := narrow(byName[l.kind+"\x00"+l.name], r); {
+			case len(targets) == 0:
+				msg = "%s: %s is associated with %s, which is not in the package"
+			case len(targets) > 1:
+				msg = "%s: %s is associated with %s, which names several resources of the package (in other namespaces or API groups)"
+			case seen[a]:
+				msg = "%s: %s is associated with %s twice"
+			}
+			seen[a] = true
+			if msg == "" {
+				r.entry.Associations = append(r.entry.Associations, a)
+			} else if !isCovered(covered[r], l.field) {
+				out = append(out, r.item.Errorf(l.field, msg, r.h.Where(), name(r.h), a))
+			}
+		}
+		slices.SortFunc(r.entry.Associations, compareAssociations)
+	}
+	return out
+}
+
+// narrow picks, among the resources an association may name, those in the
+// associating resource's namespace, then those of its API group.
+func narrow(targets []*resource, from *resource) []*resource {
+	for _, same := range []func(*resource) bool{
+		func(t *resource) bool { return t.h.Namespace == from.h.Namespace },
+		func(t *resource) bool { return t.h.Group() == from.h.Group() },
+	} {
+		if len(targets) <= 1 {
+			break
+		}
+		if picked := filter(targets, same); len(picked) > 0 {
+			targets = picked
+		}
+	}
+	return targets
+}
+
+func filter(rs []*resource, keep func(*resource) bool) []*resource {
+	var out []*resource
+	for _, r := range rs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func isCovered(fields []string, field string) bool {
+	return slices.ContainsFunc(fields, func(f string) bool { return f == field || strings.HasPrefix(f, field+".") })
+}
+
+func compareAssociations(a, b v1alpha1.StackAssociation) int {
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.PkgName, b.PkgName))
+}
