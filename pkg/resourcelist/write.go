@@ -337,8 +337,18 @@ func (rl *ResourceList) resultNodes() ([]*yaml.Node, error) {
 }
 
 // encodeNode encodes a node the way kpt writes YAML (2-space indent, compact
-// sequences), or returns nil if it cannot be encoded.
-func encodeNode(n *yaml.Node) (out []byte) {
+// sequences), or returns nil if it cannot be encoded: with emit where it
+// can, else with yaml.v3.
+func encodeNode(n *yaml.Node) []byte {
+	var b bytes.Buffer
+	if emit(&b, n) {
+		return b.Bytes()
+	}
+	return encodeV3(n)
+}
+
+// encodeV3 encodes a node with yaml.v3's encoder.
+func encodeV3(n *yaml.Node) (out []byte) {
 	defer func() {
 		if recover() != nil {
 			out = nil

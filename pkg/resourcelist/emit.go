@@ -1,0 +1,275 @@
+package resourcelist
+
+import (
+	"bytes"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// emit writes n in block style exactly as yaml.v3's encoder does with kpt's
+// settings (2-space indent, compact sequences), for the plain data most new
+// and changed items are: mappings, sequences and one-line scalars without
+// comments, anchors or custom tags. It returns false, having written
+// nothing, for anything else; the caller then uses yaml.v3. yaml.v3 sets up
+// an emitter per document whose event queue grows with the document, which
+// makes encoding many small items cost far more than parsing them.
+// FuzzEmit holds the two to the same bytes.
+func emit(b *bytes.Buffer, n *yaml.Node) bool {
+	if !emittable(n, 0) {
+		return false
+	}
+	start := b.Len()
+	var e emitter
+	e.b = b
+	if !e.node(n, 0, false) {
+		b.Truncate(start)
+		return false
+	}
+	return true
+}
+
+// emittable reports whether emit handles n: block collections and one-line
+// scalars, no comments, anchors, aliases or tags beyond the core ones.
+func emittable(n *yaml.Node, depth int) bool {
+	if depth > 100 || n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" || n.Anchor != "" {
+		return false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		if n.Style != 0 || (n.Tag != "" && n.Tag != yaml.NodeTagMap) {
+			return false
+		}
+		for i, c := range n.Content {
+			if i%2 == 0 && c.Kind != yaml.ScalarNode {
+				return false
+			}
+			if !emittable(c, depth+1) {
+				return false
+			}
+		}
+		return len(n.Content)%2 == 0
+	case yaml.SequenceNode:
+		if n.Style != 0 || (n.Tag != "" && n.Tag != yaml.NodeTagSeq) {
+			return false
+		}
+		for _, c := range n.Content {
+			if c.Kind == yaml.SequenceNode || !emittable(c, depth+1) {
+				return false
+			}
+		}
+		return true
+	case yaml.ScalarNode:
+		return !strings.ContainsAny(n.Value, "\n\r") && coreTag(n.Tag)
+	}
+	return false
+}
+
+func coreTag(tag string) bool {
+	switch tag {
+	case "", yaml.NodeTagString, yaml.NodeTagInt, yaml.NodeTagBool, yaml.NodeTagNull, yaml.NodeTagFloat:
+		return true
+	}
+	return false
+}
+
+type emitter struct {
+	b *bytes.Buffer
+}
+
+func (e *emitter) indent(n int) {
+	for range n {
+		e.b.WriteByte(' ')
+	}
+}
+
+// node writes n at indent; inline means the line is already started (after
+// "- " or "key: ").
+func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if len(n.Content) == 0 {
+			e.b.WriteString("{}\n")
+			return true
+		}
+		for i := 0; i < len(n.Content); i += 2 {
+			if i > 0 || !inline {
+				e.indent(indent)
+			}
+			if !e.scalar(n.Content[i], true) || !e.value(n.Content[i+1], indent) {
+				return false
+			}
+		}
+		return true
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			e.b.WriteString("[]\n")
+			return true
+		}
+		for i, c := range n.Content {
+			if i > 0 || !inline {
+				e.indent(indent)
+			}
+			e.b.WriteString("- ")
+			if c.Kind == yaml.MappingNode && len(c.Content) > 0 {
+				if !e.node(c, indent+2, true) {
+					return false
+				}
+				continue
+			}
+			if !e.node(c, indent+2, true) {
+				return false
+			}
+		}
+		return true
+	default:
+		if !e.scalar(n, false) {
+			return false
+		}
+		e.b.WriteByte('\n')
+		return true
+	}
+}
+
+// value writes a mapping value after its key.
+func (e *emitter) value(v *yaml.Node, indent int) bool {
+	switch {
+	case v.Kind == yaml.MappingNode && len(v.Content) > 0:
+		e.b.WriteString(":\n")
+		return e.node(v, indent+2, false)
+	case v.Kind == yaml.SequenceNode && len(v.Content) > 0:
+		e.b.WriteString(":\n")
+		return e.node(v, indent, false) // compact: dashes at the key's indent
+	default:
+		e.b.WriteString(": ")
+		return e.node(v, indent, true)
+	}
+}
+
+// scalar writes a one-line scalar in the style yaml.v3 would choose, or
+// returns false where it cannot be sure which.
+func (e *emitter) scalar(n *yaml.Node, key bool) bool {
+	v := n.Value
+	if !printableASCII(v) || (key && len(v) > 128) {
+		return false
+	}
+	style := n.Style
+	switch {
+	case n.Tag != "" && n.Tag != yaml.NodeTagString:
+		// A typed scalar is written untagged only when it reads back as its type.
+		if v == "" || resolveTag(v) != n.Tag || style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+			return false
+		}
+	case style != 0:
+	case n.Tag == yaml.NodeTagString:
+		switch tag := resolveTag(v); {
+		case tag == "":
+			return false
+		case tag != yaml.NodeTagString:
+			style = yaml.DoubleQuotedStyle
+		case plainSafe(v):
+		case needsQuotes(v):
+			style = yaml.SingleQuotedStyle
+		default:
+			return false
+		}
+	case plainSafe(v):
+	case needsQuotes(v):
+		style = yaml.SingleQuotedStyle
+	default:
+		return false
+	}
+	switch {
+	case style == 0:
+		e.b.WriteString(v)
+	case style == yaml.DoubleQuotedStyle:
+		e.b.WriteByte('"')
+		for i := 0; i < len(v); i++ {
+			if v[i] == '"' || v[i] == '\\' {
+				e.b.WriteByte('\\')
+			}
+			e.b.WriteByte(v[i])
+		}
+		e.b.WriteByte('"')
+	case style == yaml.SingleQuotedStyle && v != "" && v[0] != ' ' && v[len(v)-1] != ' ':
+		e.b.WriteByte('\'')
+		e.b.WriteString(strings.ReplaceAll(v, "'", "''"))
+		e.b.WriteByte('\'')
+	default:
+		return false
+	}
+	return true
+}
+
+// needsQuotes reports whether yaml.v3 surely cannot write v plain in block
+// context (an indicator first, ": " or " #" inside, ":" last) while a
+// single-quoted v is fine (no spaces at its ends).
+func needsQuotes(v string) bool {
+	if v == "" || v[0] == ' ' || v[len(v)-1] == ' ' {
+		return false
+	}
+	return strings.IndexByte("#,[]{}&*!|>'\"%@`", v[0]) >= 0 ||
+		strings.Contains(v, ": ") || strings.Contains(v, " #") || v[len(v)-1] == ':'
+}
+
+// plainSafe reports whether a string can be written plain in block context
+// and read back as the same string: a conservative subset of what YAML
+// allows (characters, first character, indicators, spaces).
+func plainSafe(v string) bool {
+	if v == "" || v[0] == ' ' || v[len(v)-1] == ' ' || !printableASCII(v) ||
+		strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
+		return false
+	}
+	switch c := v[0]; {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '/', c == '.', c == '_':
+	default:
+		return false
+	}
+	if v[len(v)-1] == ':' || strings.Contains(v, ": ") || strings.Contains(v, " #") {
+		return false
+	}
+	return !strings.ContainsAny(v, "\t")
+}
+
+// resolveTag returns the tag a plain v is read with: !!str, or !!int,
+// !!float, !!bool, !!null, !!timestamp... The cheap test up front answers
+// for almost every value; yaml.v3 answers for the rest.
+func resolveTag(v string) string {
+	if v != "" {
+		switch c := v[0]; {
+		case c >= '0' && c <= '9', c == '+', c == '-', c == '.', c == '~', c == '<':
+		case len(v) > 5:
+			return yaml.NodeTagString
+		default:
+			switch strings.ToLower(v) {
+			case "true", "false", "null":
+			default:
+				return yaml.NodeTagString
+			}
+		}
+	}
+	if strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
+		return "" // document markers: the caller declines
+	}
+	var n yaml.Node
+	switch err := yaml.Unmarshal([]byte(v), &n); {
+	case err != nil || len(n.Content) != 1:
+		return "" // unsure: the caller declines
+	case n.Content[0].Kind != yaml.ScalarNode:
+		return yaml.NodeTagString // "- c" parses as a list, but resolves as a string
+	}
+	switch tag := n.Content[0].Tag; tag {
+	case yaml.NodeTagString, yaml.NodeTagInt, yaml.NodeTagFloat, yaml.NodeTagBool, yaml.NodeTagNull, "!!timestamp":
+		return tag
+	}
+	return "" // a merge key or another oddity: the caller declines
+}
+
+func printableASCII(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < 0x20 || v[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,131 @@
+package resourcelist
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// sameAsYAMLv3 checks emit against yaml.v3 on n: emit may decline, but what
+// it writes must be yaml.v3's bytes.
+func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
+	t.Helper()
+	var b bytes.Buffer
+	if !emit(&b, n) {
+		return false
+	}
+	if want := encodeV3(n); !bytes.Equal(want, b.Bytes()) {
+		t.Fatalf("emit differs from yaml.v3 (-yaml.v3 +emit):\n%s", cmp.Diff(string(want), b.String()))
+	}
+	return true
+}
+
+func TestEmitScalars(t *testing.T) {
+	t.Parallel()
+	values := []string{"plain", "with space", "a: b", "a:b", "#x", "x #y", "x:", "-c", "- c", "3", "0x1F", "1.5", "1e3",
+		"true", "True", "yes", "no", "on", "null", "~", "", " lead", "trail ", "it's", `say "hi"`, `back\slash`,
+		"2001-12-14", "2001-12-14t21:59:43.10-05:00", "ghcr.io/kptdev/set-labels:v0.2.0", "*", "&a", "!tag", "%x", "@x",
+		"`x", "|", ">", "[a]", "{a}", "a,b", "?x", "? x", "<<", ".inf", "-.inf", ".NaN", "+1", "-1", "007", "0o17", "1_000",
+		"---", "...", "--- x", "a\tb", strings.Repeat("long words ", 20), "ünïcode"}
+	handled := 0
+	for _, v := range values {
+		for _, tag := range []string{yaml.NodeTagString, ""} {
+			for _, style := range []yaml.Style{0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle} {
+				n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+					{Kind: yaml.ScalarNode, Tag: tag, Value: v, Style: style},
+					{Kind: yaml.ScalarNode, Tag: tag, Value: v, Style: style},
+				}}
+				if sameAsYAMLv3(t, n) {
+					handled++
+				}
+			}
+		}
+	}
+	for _, tv := range [][2]string{{yaml.NodeTagInt, "3"}, {yaml.NodeTagInt, "0x1F"}, {yaml.NodeTagBool, "true"},
+		{yaml.NodeTagFloat, "1.5"}, {yaml.NodeTagNull, "null"}, {yaml.NodeTagNull, "~"}, {yaml.NodeTagInt, "abc"}} {
+		n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: "k"}, {Kind: yaml.ScalarNode, Tag: tv[0], Value: tv[1]},
+		}}
+		if sameAsYAMLv3(t, n) {
+			handled++
+		}
+	}
+	if handled < len(values) {
+		t.Errorf("emit handled only %d cases: the fast path is too narrow", handled)
+	}
+}
+
+// TestEmitCorpus compares emit with yaml.v3 on every document of the Nephio
+// catalog, with comments stripped so that emit takes most of them.
+func TestEmitCorpus(t *testing.T) {
+	t.Parallel()
+	const corpus = "../../../shared/corpus/nephio-catalog"
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("corpus not found: %v", err)
+	}
+	docs, handled := 0, 0
+	err := filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || d.Name() == "Kptfile") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		for {
+			var doc yaml.Node
+			if dec.Decode(&doc) != nil {
+				break
+			}
+			if len(doc.Content) != 1 {
+				continue
+			}
+			n := doc.Content[0]
+			stripComments(n)
+			docs++
+			if sameAsYAMLv3(t, n) {
+				handled++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("emit wrote %d of %d corpus documents as yaml.v3 does", handled, docs)
+	if handled < docs/2 {
+		t.Errorf("emit handled %d of %d corpus documents: the fast path is too narrow", handled, docs)
+	}
+}
+
+func stripComments(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		stripComments(c)
+	}
+}
+
+func FuzzEmit(f *testing.F) {
+	f.Add("a: b\nc: [d, e]\nf: {g: 1}\nh: []\ni: {}\n- x\n")
+	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'yes'\n  b: \"1\"\n  c: ~\n")
+	f.Add("- - a\n  - b\n- {}\n- []\n- k: v\n  l:\n  - m\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) != 1 {
+			return
+		}
+		n := doc.Content[0]
+		stripComments(n)
+		if encodeV3(n) == nil {
+			return
+		}
+		sameAsYAMLv3(t, n)
+	})
+}
