@@ -104,16 +104,25 @@ Functions:
 
 // summary is the first sentence of a function's README after its title.
 func summary(name string) string {
+	var para []string
 	for line := range strings.Lines(functions.Usage(name)) {
 		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "#") {
-			if i := strings.Index(line, ". "); i > 0 {
-				line = line[:i+1]
-			}
-			return line
+		switch {
+		case strings.HasPrefix(line, "#") && len(para) == 0:
+		case line == "" && len(para) > 0:
+			return firstSentence(strings.Join(para, " "))
+		case line != "":
+			para = append(para, line)
 		}
 	}
-	return ""
+	return firstSentence(strings.Join(para, " "))
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 func currentVersion() string {

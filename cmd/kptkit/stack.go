@@ -22,7 +22,6 @@ import (
 )
 
 func init() {
-	register(stack.Function)
 	commands["stack"] = command{
 		summary: "show a package's Stack, convert pkger package files, export tracked resources (stack --help)",
 		run:     runStack,

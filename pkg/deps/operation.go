@@ -1,0 +1,173 @@
+package deps
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// Upgrade plans `upgrade <package> <version>`: refused when the package is
+// not installed, when the version is lower than the installed one or not in
+// the catalog, and when a dependant's range excludes it (each named);
+// otherwise the package moves to the version and its new dependencies are
+// resolved like any others.
+func Upgrade(req Request, op v1alpha1.Operation, installs []Install) *Plan {
+	if req.Ranges == nil {
+		req.Ranges = NewRanges()
+	}
+	refuse := func(format string, args ...any) *Plan {
+		return &Plan{Results: []result.Result{result.Errorf("upgrade %s %s refused: %s", op.Package, op.Version, fmt.Sprintf(format, args...))}}
+	}
+	inst := req.Installed[op.Package]
+	if inst == nil {
+		return refuse("%s is not installed (install it with a PackageInstall)", op.Package)
+	}
+	v, err := ParseVersion(op.Version)
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if v.LessThan(inst.SemVer) {
+		return refuse("%s is installed at %s and installed packages are never downgraded", op.Package, inst.Raw)
+	}
+	pkg, why := req.Catalog.Find(op.Package, "")
+	if pkg == nil {
+		return refuse("%s: %s", op.Package, why)
+	}
+	target := pkg.Version(v)
+	if target == nil && !v.Equal(inst.SemVer) {
+		return refuse("%s offers no version %s", op.Package, op.Version)
+	}
+	if excluded := dependants(&req, op.Package, installs, func(rng string) bool {
+		c, _ := req.Ranges.Parse(rng)
+		return !Allows(c, v, req.Prereleases)
+	}); len(excluded) > 0 {
+		return refuse("the ranges its dependants hold exclude %s: %s", op.Version, strings.Join(excluded, ", "))
+	}
+	req.Upgrade = op.Package
+	req.Roots = []Root{{Package: op.Package, Range: "=" + v.String(), By: "operation " + strings.Join([]string{op.Verb, op.Package, op.Version}, " ")}}
+	return Resolve(req)
+}
+
+// dependants names, as `X (range)`, the installed packages that hold a
+// range on pkg and the PackageInstalls that ask for it, keeping those the
+// filter selects.
+func dependants(req *Request, pkg string, installs []Install, keep func(rng string) bool) []string {
+	var out []string
+	for _, name := range sortedKeys(req.Installed) {
+		if name == pkg {
+			continue
+		}
+		for _, d := range req.heldDeps(name, "") {
+			if d.Package == pkg && keep(d.Version) {
+				out = append(out, fmt.Sprintf("%s (%s)", name, rangeText(d.Version)))
+			}
+		}
+	}
+	for _, in := range installs {
+		if in.Spec.Package == pkg && keep(in.Spec.Version) {
+			out = append(out, fmt.Sprintf("%s (%s)", in.Item.Header(), rangeText(in.Spec.Version)))
+		}
+	}
+	return out
+}
+
+// Delete plans `delete <package>`: refused while an installed package (or a
+// PackageInstall of the package) needs it, each named; otherwise the
+// package is deleted, with every package installed only as a dependency
+// that nothing left needs.
+func Delete(req Request, op v1alpha1.Operation, installs []Install) *Plan {
+	inst := req.Installed[op.Package]
+	if inst == nil {
+		return &Plan{Results: []result.Result{result.Errorf("delete %s refused: %s is not installed", op.Package, op.Package)}}
+	}
+	if needers := dependants(&req, op.Package, installs, func(string) bool { return true }); len(needers) > 0 {
+		return &Plan{Results: []result.Result{result.Errorf("delete %s refused: it is still needed by %s", op.Package, strings.Join(needers, ", "))}}
+	}
+	gone := orphans(&req, op.Package)
+	plan := &Plan{Steps: []v1alpha1.PlanStep{}, UninstallOrder: []string{}}
+	order := deleteOrder(&req, gone)
+	for _, name := range order {
+		s := v1alpha1.PlanStep{Package: name, Version: req.Installed[name].Raw, Action: v1alpha1.ActionDelete, RequiredBy: []string{}}
+		for _, other := range order {
+			if slices.ContainsFunc(req.heldDeps(other, ""), func(d v1alpha1.Dependency) bool { return d.Package == name }) {
+				s.RequiredBy = append(s.RequiredBy, other)
+			}
+		}
+		s.Reason = "deleted on request"
+		if name != op.Package {
+			s.Reason = fmt.Sprintf("installed only as a dependency of %s, which nothing left needs", strings.Join(s.RequiredBy, ", "))
+		}
+		plan.Steps = append(plan.Steps, s)
+		plan.Results = append(plan.Results, result.Infof("%s: delete %s: %s", name, s.Version, s.Reason))
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		plan.UninstallOrder = append(plan.UninstallOrder, order[i])
+	}
+	return plan
+}
+
+// orphans returns pkg and every package installed as a dependency that
+// only the packages going away need, transitively.
+func orphans(req *Request, pkg string) map[string]bool {
+	gone := map[string]bool{pkg: true}
+	for changed := true; changed; {
+		changed = false
+		for _, name := range sortedKeys(req.Installed) {
+			if gone[name] || !req.Installed[name].AsDependency {
+				continue
+			}
+			neededByGone, neededByKept := false, false
+			for _, other := range sortedKeys(req.Installed) {
+				if other == name || !slices.ContainsFunc(req.heldDeps(other, ""), func(d v1alpha1.Dependency) bool { return d.Package == name }) {
+					continue
+				}
+				if gone[other] {
+					neededByGone = true
+				} else {
+					neededByKept = true
+				}
+			}
+			if neededByGone && !neededByKept {
+				gone[name], changed = true, true
+			}
+		}
+	}
+	return gone
+}
+
+// deleteOrder sorts the packages to delete in install order (what a package
+// needs before it, ties by name); uninstalling goes the other way.
+func deleteOrder(req *Request, gone map[string]bool) []string {
+	var order []string
+	done := map[string]bool{}
+	for len(order) < len(gone) {
+		progress := false
+		for _, name := range sortedKeys(gone) {
+			if done[name] {
+				continue
+			}
+			ready := true
+			for _, d := range req.heldDeps(name, "") {
+				if gone[d.Package] && !done[d.Package] && d.Package != name {
+					ready = false
+				}
+			}
+			if ready {
+				order, done[name], progress = append(order, name), true, true
+				break
+			}
+		}
+		if !progress { // a cycle among installed packages: break it by name
+			for _, name := range sortedKeys(gone) {
+				if !done[name] {
+					order, done[name] = append(order, name), true
+					break
+				}
+			}
+		}
+	}
+	return order
+}
