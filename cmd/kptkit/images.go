@@ -61,7 +61,7 @@ func runImages(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.binDir, "bin", "", "use prebuilt static binaries from this folder (one platform) instead of go build")
 	fs.StringVar(&f.source, "source", ".", "the kptkit source tree to build the binaries from")
 	fs.BoolVar(&f.insecure, "insecure", false, "allow pushing to a plain-HTTP registry")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseInterspersed(fs, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

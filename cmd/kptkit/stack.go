@@ -81,7 +81,7 @@ type stackUsageError struct{ error }
 // stackFlags parses a subcommand's flags; it allows at most max arguments.
 func stackFlags(fs *flag.FlagSet, args []string, max int) error {
 	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}

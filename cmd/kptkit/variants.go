@@ -59,7 +59,7 @@ func runVariants(args []string, stdout, stderr io.Writer) int {
 	cluster := fs.String("cluster", "", "the management cluster's objects: a YAML file or a folder")
 	upstream := fs.String("upstream", "", "the upstream packages: a folder of packages, or one package")
 	out := fs.String("out", "", "where the rendered packages go")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseInterspersed(fs, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
