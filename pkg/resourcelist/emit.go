@@ -37,7 +37,7 @@ func emittable(n *yaml.Node, depth int) bool {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		if n.Style != 0 || (n.Tag != "" && n.Tag != yaml.NodeTagMap) {
+		if !blockOrEmpty(n) || (n.Tag != "" && n.Tag != yaml.NodeTagMap) {
 			return false
 		}
 		for i, c := range n.Content {
@@ -50,7 +50,7 @@ func emittable(n *yaml.Node, depth int) bool {
 		}
 		return len(n.Content)%2 == 0
 	case yaml.SequenceNode:
-		if n.Style != 0 || (n.Tag != "" && n.Tag != yaml.NodeTagSeq) {
+		if !blockOrEmpty(n) || (n.Tag != "" && n.Tag != yaml.NodeTagSeq) {
 			return false
 		}
 		for _, c := range n.Content {
@@ -63,6 +63,11 @@ func emittable(n *yaml.Node, depth int) bool {
 		return !strings.ContainsAny(n.Value, "\n\r") && coreTag(n.Tag)
 	}
 	return false
+}
+
+// blockOrEmpty: a block collection, or an empty one ({} and [] either way).
+func blockOrEmpty(n *yaml.Node) bool {
+	return n.Style == 0 || (n.Style == yaml.FlowStyle && len(n.Content) == 0)
 }
 
 func coreTag(tag string) bool {
