@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
@@ -14,7 +15,7 @@ import (
 // same tag and value, lists item by item, mappings key by key in any order.
 // Comments, styles and key order do not count.
 func equal(a, b *yaml.Node) bool {
-	a, b = deref(a), deref(b)
+	a, b = fieldpath.Deref(a), fieldpath.Deref(b)
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -62,27 +63,13 @@ func equalMappings(a, b *yaml.Node) bool {
 	return true
 }
 
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && i < 100; i++ {
-		switch {
-		case n.Kind == yaml.AliasNode:
-			n = n.Alias
-		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
-			n = n.Content[0]
-		default:
-			return n
-		}
-	}
-	return n
-}
-
 // sameKeys reports whether two mappings have the same keys in the same order.
 func sameKeys(a, b *yaml.Node) bool {
 	if len(a.Content) != len(b.Content) {
 		return false
 	}
 	for i := 0; i+1 < len(a.Content); i += 2 {
-		if deref(a.Content[i]).Value != deref(b.Content[i]).Value {
+		if fieldpath.Deref(a.Content[i]).Value != fieldpath.Deref(b.Content[i]).Value {
 			return false
 		}
 	}
@@ -93,20 +80,20 @@ func sameKeys(a, b *yaml.Node) bool {
 func fields(m *yaml.Node) map[string]*yaml.Node {
 	out := make(map[string]*yaml.Node, len(m.Content)/2)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		out[deref(m.Content[i]).Value] = m.Content[i+1]
+		out[fieldpath.Deref(m.Content[i]).Value] = m.Content[i+1]
 	}
 	return out
 }
 
 // field returns the value of a mapping's field, aliases followed, or nil.
 func field(m *yaml.Node, key string) *yaml.Node {
-	m = deref(m)
+	m = fieldpath.Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if deref(m.Content[i]).Value == key {
-			return deref(m.Content[i+1])
+		if fieldpath.Deref(m.Content[i]).Value == key {
+			return fieldpath.Deref(m.Content[i+1])
 		}
 	}
 	return nil
@@ -127,7 +114,7 @@ func plain(n *yaml.Node) (*yaml.Node, error) {
 }
 
 func plainCopy(n *yaml.Node, budget *int) (*yaml.Node, error) {
-	n = deref(n)
+	n = fieldpath.Deref(n)
 	if *budget--; *budget < 0 {
 		return nil, errTooBig
 	}

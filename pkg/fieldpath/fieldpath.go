@@ -174,3 +174,19 @@ func Keys(n *yaml.RNode) []string {
 	}
 	return out
 }
+
+// Deref returns the node n stands for: aliases followed and a document
+// unwrapped; nil for nil, or for a chain too long to be data.
+func Deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 100; i++ {
+		switch {
+		case n.Kind == yaml.AliasNode:
+			n = n.Alias
+		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return nil
+}

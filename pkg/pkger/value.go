@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // value reads a YAML mapping the way pkger reads its untyped resources:
@@ -13,26 +15,11 @@ import (
 type value struct{ n *yaml.Node }
 
 func valueOf(n *yaml.Node) value {
-	n = deref(n)
+	n = fieldpath.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return value{}
 	}
 	return value{n}
-}
-
-// deref follows aliases and unwraps documents.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && i < 100; i++ {
-		switch {
-		case n.Kind == yaml.AliasNode:
-			n = n.Alias
-		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
-			n = n.Content[0]
-		default:
-			return n
-		}
-	}
-	return nil
 }
 
 // get returns the value of a field, or nil.
@@ -43,7 +30,7 @@ func (v value) get(key string) *yaml.Node {
 	c := v.n.Content
 	for i := 0; i+1 < len(c); i += 2 {
 		if c[i].Value == key {
-			return deref(c[i+1])
+			return fieldpath.Deref(c[i+1])
 		}
 	}
 	return nil
@@ -100,7 +87,7 @@ func (v value) strs(key string) []string {
 	}
 	var out []string
 	for _, c := range n.Content {
-		if s, ok := scalarString(deref(c)); ok {
+		if s, ok := scalarString(fieldpath.Deref(c)); ok {
 			out = append(out, s)
 		}
 	}
