@@ -3,8 +3,10 @@ package fleet_test
 import (
 	"bytes"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,8 +43,9 @@ func readFiles(t *testing.T, dir string) pkgdir.Files {
 func readObjects(t *testing.T, dir string) []*yaml.RNode {
 	t.Helper()
 	var out []*yaml.RNode
-	for _, b := range readFiles(t, dir) {
-		ns, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+	files := readFiles(t, dir)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		ns, err := (&kio.ByteReader{Reader: bytes.NewReader(files[name]), OmitReaderAnnotations: true}).Read()
 		if err != nil {
 			t.Fatal(err)
 		}

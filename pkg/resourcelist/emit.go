@@ -242,7 +242,11 @@ func plainSafe(v string) bool {
 func resolveTag(v string) string {
 	if v != "" {
 		switch c := v[0]; {
-		case c >= '0' && c <= '9', c == '+', c == '-', c == '.', c == '~', c == '<':
+		case c >= '0' && c <= '9', c == '+', c == '-', c == '.':
+			if !numberLike(v) && !strings.HasPrefix(v, "---") && !strings.HasPrefix(v, "...") {
+				return yaml.NodeTagString
+			}
+		case c == '~', c == '<':
 		case len(v) > 5:
 			return yaml.NodeTagString
 		default:

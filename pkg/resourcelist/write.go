@@ -420,7 +420,11 @@ func ambiguous(s string) bool {
 		return false
 	}
 	switch c := s[0]; {
-	case c >= '0' && c <= '9', c == '+', c == '-', c == '.', c == '~':
+	case c >= '0' && c <= '9', c == '+', c == '-', c == '.':
+		if !numberLike(s) {
+			return false
+		}
+	case c == '~':
 	default:
 		if len(s) > 5 {
 			return false
