@@ -180,13 +180,18 @@ func readHeader(n *yaml.RNode, pos int) Header {
 	if n == nil || n.YNode().Kind != yaml.MappingNode {
 		return h
 	}
-	h.APIVersion = scalar(n, "apiVersion")
-	h.Kind = scalar(n, "kind")
-	if md := n.Field("metadata"); md != nil && md.Value.YNode().Kind == yaml.MappingNode {
-		h.Name = scalar(md.Value, "name")
-		h.Namespace = scalar(md.Value, "namespace")
-		h.Labels = stringMap(md.Value, "labels")
-		h.Annotations = stringMap(md.Value, "annotations")
+	// One pass over the item's top-level fields and its metadata: this runs
+	// for every item a selection looks at.
+	c := n.YNode().Content
+	for i := 0; i+1 < len(c); i += 2 {
+		switch c[i].Value {
+		case "apiVersion":
+			h.APIVersion = scalarValue(c[i+1])
+		case "kind":
+			h.Kind = scalarValue(c[i+1])
+		case "metadata":
+			readMetadata(c[i+1], &h)
+		}
 	}
 	h.Path = h.Annotations[kptfile.AnnotationInternalPath]
 	if h.Path == "" {
@@ -200,22 +205,39 @@ func readHeader(n *yaml.RNode, pos int) Header {
 	return h
 }
 
-// scalar returns the value of a scalar field of a mapping, or "".
-func scalar(n *yaml.RNode, field string) string {
-	f := n.Field(field)
-	if f == nil || f.Value.YNode().Kind != yaml.ScalarNode || f.Value.YNode().Tag == yaml.NodeTagNull {
-		return ""
+func readMetadata(md *yaml.Node, h *Header) {
+	if md.Kind != yaml.MappingNode {
+		return
 	}
-	return f.Value.YNode().Value
+	c := md.Content
+	for i := 0; i+1 < len(c); i += 2 {
+		switch c[i].Value {
+		case "name":
+			h.Name = scalarValue(c[i+1])
+		case "namespace":
+			h.Namespace = scalarValue(c[i+1])
+		case "labels":
+			h.Labels = stringMap(c[i+1])
+		case "annotations":
+			h.Annotations = stringMap(c[i+1])
+		}
+	}
 }
 
-// stringMap returns the scalar entries of a mapping field.
-func stringMap(n *yaml.RNode, field string) map[string]string {
-	f := n.Field(field)
-	if f == nil || f.Value.YNode().Kind != yaml.MappingNode {
+// scalarValue returns a non-null scalar's value, or "".
+func scalarValue(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == yaml.NodeTagNull {
+		return ""
+	}
+	return n.Value
+}
+
+// stringMap returns the scalar entries of a mapping.
+func stringMap(n *yaml.Node) map[string]string {
+	if n.Kind != yaml.MappingNode {
 		return nil
 	}
-	c := f.Value.YNode().Content
+	c := n.Content
 	m := make(map[string]string, len(c)/2)
 	for i := 0; i+1 < len(c); i += 2 {
 		if c[i+1].Kind == yaml.ScalarNode {
