@@ -23,6 +23,28 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 	if want := encodeV3(n); !bytes.Equal(want, b.Bytes()) {
 		t.Fatalf("emit differs from yaml.v3 (-yaml.v3 +emit):\n%s", cmp.Diff(string(want), b.String()))
 	}
+	if n.Kind == yaml.MappingNode {
+		// As a list item, emitted in place, it must read as yaml.v3's
+		// encoding indented under "- ".
+		var item bytes.Buffer
+		rl := &ResourceList{}
+		if err := rl.writeItem(&item, n, 3, 0); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		for i, line := range bytes.SplitAfter(bytes.TrimSuffix(encodeV3(n), []byte("\n")), []byte("\n")) {
+			if i == 0 {
+				want.WriteString("  - ")
+			} else {
+				want.WriteString("    ")
+			}
+			want.Write(line)
+		}
+		want.WriteByte('\n')
+		if !bytes.Equal(want.Bytes(), item.Bytes()) {
+			t.Fatalf("an item emitted in place differs (-yaml.v3 +emit):\n%s", cmp.Diff(want.String(), item.String()))
+		}
+	}
 	return true
 }
 

@@ -246,11 +246,19 @@ func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHe
 		n = &c
 	}
 	quoteAmbiguous(n)
+	indent := strings.Repeat(" ", col-1)
+	// Plain mappings are emitted in place, at their indentation.
+	if start := b.Len(); n.Kind == yaml.MappingNode && emittable(n, 0) {
+		b.WriteString(indent + "- ")
+		if e := (emitter{b: b}); e.node(n, col+1, true) {
+			return nil
+		}
+		b.Truncate(start)
+	}
 	enc := encodeNode(n)
 	if enc == nil {
 		return fmt.Errorf("cannot encode an item")
 	}
-	indent := strings.Repeat(" ", col-1)
 	for i, line := range bytes.SplitAfter(bytes.TrimSuffix(enc, []byte("\n")), []byte("\n")) {
 		switch {
 		case i == 0:
