@@ -12,9 +12,11 @@ all: build
 build:
 	$(GO) build -o bin/ ./functions/... ./cmd/kptkit
 
-## test: unit, golden and e2e tests, with the race detector
+## test: unit, golden and e2e tests with the race detector, then the tests
+## over the real-world corpus (too slow under -race)
 test: tools
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run Corpus ./pkg/...
 
 ## unit: the tests that need no kpt or kustomize
 unit:

@@ -20,7 +20,7 @@ const module = "github.com/kptkit/kptkit/"
 var impure = []string{"os", "os/exec", "syscall", "os/signal"}
 
 // testHelpers are pkg/ packages made for tests, allowed to touch files.
-var testHelpers = map[string]bool{"pkg/krmtest": true}
+var testHelpers = map[string]bool{"pkg/krmtest": true, "pkg/krmtest/corpus": true}
 
 func TestDependencies(t *testing.T) {
 	t.Parallel()

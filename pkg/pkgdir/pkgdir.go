@@ -102,18 +102,45 @@ func Sink(in, out []byte, original Files) (Files, error) {
 		}
 	}
 	for p, ns := range after {
+		if orig, ok := original[p]; ok && sameNodes(before[p], ns) {
+			files[p] = orig
+			continue
+		}
 		b, err := encode(ns)
 		if err != nil {
 			return nil, fmt.Errorf("cannot write %s: %w", p, err)
 		}
 		files[p] = b
-		if orig, ok := original[p]; ok {
-			if was, err := encode(before[p]); err == nil && bytes.Equal(was, b) {
-				files[p] = orig
-			}
-		}
 	}
 	return files, nil
+}
+
+// sameNodes reports whether two files' items are the same YAML: kinds,
+// tags, values, styles and comments, positions aside.
+func sameNodes(a, b []*yaml.RNode) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameNode(a[i].YNode(), b[i].YNode()) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameNode(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Style != b.Style || a.Anchor != b.Anchor ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // group reads a ResourceList's package items by file, in index order.

@@ -2,6 +2,7 @@ package pkgdir_test
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,11 +13,11 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
+	"github.com/kptkit/kptkit/pkg/pkgcontext"
 	"github.com/kptkit/kptkit/pkg/pkgdir"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
-
-const corpus = "../../../shared/corpus/nephio-catalog"
 
 // packages reads every package (folder with a Kptfile) below root.
 func packages(t *testing.T, root string) map[string]pkgdir.Files {
@@ -46,34 +47,40 @@ func packages(t *testing.T, root string) map[string]pkgdir.Files {
 	return pkgs
 }
 
-// TestRoundTripCorpus: every package of the Nephio catalog comes back
-// byte-identical through Source, an identity function and Sink.
+// TestRoundTripCorpus: through Source, set-package-context and Sink, every
+// package of the Nephio catalog comes back byte-identical but for the one
+// key set in its package context.
 func TestRoundTripCorpus(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus not found: %v", err)
-	}
-	pkgs := packages(t, corpus)
+	pkgs := packages(t, corpus.Nephio(t))
 	if len(pkgs) < 50 {
 		t.Fatalf("found %d packages in the corpus, want the catalog's 87", len(pkgs))
 	}
+	cfg, err := yaml.Parse("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata: {touched: \"yes\"}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for dir, files := range pkgs {
-		rl, err := pkgdir.Source(files, nil, nil)
+		rl, err := pkgdir.Source(files, nil, cfg)
 		if err != nil {
 			t.Errorf("%s: Source: %v", dir, err)
 			continue
 		}
-		out, results := krmfn.Process(krmfn.Identity, rl, krmtest.Env(krmtest.Clock, nil))
-		if results.HasError() {
-			t.Errorf("%s: identity failed: %v", dir, results)
-			continue
-		}
+		out, _ := krmfn.Process(pkgcontext.Function, rl, krmtest.Env(krmtest.Clock, nil))
 		got, err := pkgdir.Sink(rl, out, files)
 		if err != nil {
 			t.Errorf("%s: Sink: %v", dir, err)
 			continue
 		}
-		if diff := cmp.Diff(files, got); diff != "" {
+		want := maps.Clone(files)
+		if ctx, ok := files["package-context.yaml"]; ok && strings.Contains(string(ctx), "kptfile.kpt.dev") {
+			// The changed file is written anew (as kpt writes it), with the key.
+			if !strings.Contains(string(got["package-context.yaml"]), "\n  touched: \"yes\"\n") {
+				t.Errorf("%s: package-context.yaml lacks the key:\n%s", dir, got["package-context.yaml"])
+			}
+			want["package-context.yaml"] = got["package-context.yaml"]
+		}
+		if diff := cmp.Diff(texts(want), texts(got)); diff != "" {
 			t.Errorf("%s: files changed (-want +got):\n%s", dir, diff)
 		}
 	}
@@ -136,4 +143,13 @@ func TestSourceRefusesNonResources(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "values.yaml: document 0 is not a resource") {
 		t.Errorf("Source error = %v", err)
 	}
+}
+
+// texts makes files cheap to compare: go-cmp walks a []byte byte by byte.
+func texts(files pkgdir.Files) map[string]string {
+	out := make(map[string]string, len(files))
+	for p, b := range files {
+		out[p] = string(b)
+	}
+	return out
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
 )
 
 // sameAsYAMLv3 checks emit against yaml.v3 on n: emit may decline, but what
@@ -87,12 +89,8 @@ func TestEmitScalars(t *testing.T) {
 // catalog, with comments stripped so that emit takes most of them.
 func TestEmitCorpus(t *testing.T) {
 	t.Parallel()
-	const corpus = "../../../shared/corpus/nephio-catalog"
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus not found: %v", err)
-	}
 	docs, handled := 0, 0
-	err := filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(corpus.Nephio(t), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || d.Name() == "Kptfile") {
 			return err
 		}

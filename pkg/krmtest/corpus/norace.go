@@ -1,0 +1,6 @@
+//go:build !race
+
+package corpus
+
+// raceDetector: this test binary runs under -race.
+const raceDetector = false
