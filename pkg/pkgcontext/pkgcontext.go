@@ -67,10 +67,18 @@ func Apply(rl *resourcelist.ResourceList, e Edit) []result.Result {
 // find returns the package context ConfigMap: the one at package-context.yaml,
 // or, where items carry no paths (kustomize), the one without a path.
 func find(rl *resourcelist.ResourceList) (*resourcelist.Item, []result.Result) {
-	inFile := rl.Select(func(h resourcelist.Header) bool { return h.Path == kptfile.ContextFile })
-	found := rl.Select(func(h resourcelist.Header) bool {
+	isContext := func(h resourcelist.Header) bool {
 		return h.Is("v1", "ConfigMap") && h.Name == kptfile.ContextName && (h.Path == kptfile.ContextFile || h.Path == "")
-	})
+	}
+	var inFile, found []*resourcelist.Item
+	for _, it := range rl.Select(func(h resourcelist.Header) bool { return h.Path == kptfile.ContextFile || isContext(h) }) {
+		if it.Header().Path == kptfile.ContextFile {
+			inFile = append(inFile, it)
+		}
+		if isContext(it.Header()) {
+			found = append(found, it)
+		}
+	}
 	switch {
 	case len(inFile) > 1:
 		return nil, []result.Result{result.Errorf("%s holds %d documents: it must hold only the ConfigMap %q",

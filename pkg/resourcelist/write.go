@@ -192,14 +192,16 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 }
 
 func (rl *ResourceList) writeItemsAnew(b *bytes.Buffer) error {
-	live := rl.liveNodes()
-	if len(live) == 0 {
+	if rl.Len() == 0 {
 		b.WriteString("items: []\n")
 		return nil
 	}
 	b.WriteString("items:\n")
-	for _, n := range live {
-		if err := rl.writeItem(b, n, 1, 0); err != nil {
+	for _, it := range rl.items {
+		if it.state == stateDeleted {
+			continue
+		}
+		if err := rl.writeItem(b, it.node.YNode(), 1, 0); err != nil {
 			return err
 		}
 	}
