@@ -80,6 +80,9 @@ func (e *Env) Compile(expr string) (*Program, error) {
 	return p, err
 }
 
+// Len returns how many distinct expressions the environment has compiled.
+func (e *Env) Len() int { return len(e.cache) }
+
 func (e *Env) compile(expr string) (*Program, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, errors.New("empty expression")
@@ -157,6 +160,3 @@ func (v Vars) ResolveName(name string) (any, bool) {
 
 // Parent returns nil: Vars stand alone.
 func (Vars) Parent() interpreter.Activation { return nil }
-
-// Len returns how many distinct expressions the environment has compiled.
-func (e *Env) Len() int { return len(e.cache) }

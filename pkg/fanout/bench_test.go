@@ -156,7 +156,8 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("first run: %v", rs)
 	}
 	again, rs := krmfn.Process(fanout.Function, out, env)
-	if krmtest.ItemsOf(out) != krmtest.ItemsOf(again) || rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 0 created, 0 updated, 50 unchanged, 0 deleted" {
+	if krmtest.ItemsOf(out) != krmtest.ItemsOf(again) || len(rs) != 1 ||
+		rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 0 created, 0 updated, 50 unchanged, 0 deleted" {
 		t.Fatalf("second run changed items or reported %v", rs)
 	}
 }

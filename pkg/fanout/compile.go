@@ -100,8 +100,7 @@ func (c *compiler) template(t *porch.PackageVariantTemplate, field string) *temp
 		out.data = c.mapExprs(pc.DataExprs, field+".packageContext.dataExprs")
 		for i := range pc.RemoveKeyExprs {
 			f := fmt.Sprintf("%s.packageContext.removeKeyExprs[%d]", field, i)
-			c.nonEmpty(&pc.RemoveKeyExprs[i], f)
-			out.removeKeys = append(out.removeKeys, c.expr(c.withRepo, &pc.RemoveKeyExprs[i], f))
+			out.removeKeys = append(out.removeKeys, c.given(&pc.RemoveKeyExprs[i], f))
 		}
 	}
 	for i, inj := range t.Injectors {
@@ -117,25 +116,26 @@ func (c *compiler) template(t *porch.PackageVariantTemplate, field string) *temp
 	return out
 }
 
-// nonEmpty records an error for an expression that is given but empty:
-// Porch would fail to compile it for every target. (Porch ignores an empty
-// repoExpr, packageExpr or nameExpr, and so do we.)
-func (c *compiler) nonEmpty(expr *string, field string) {
+// given compiles an expression that sees the repository and, when given,
+// must not be empty: Porch would fail to compile "" for every target.
+// (Porch ignores an empty repoExpr, packageExpr or nameExpr, and so does
+// expr.)
+func (c *compiler) given(expr *string, field string) *celexpr.Program {
 	if expr != nil && *expr == "" {
 		c.errs = append(c.errs, decode.Error{Path: field, Msg: field + ": cannot compile \"\": empty expression"})
+		return nil
 	}
+	return c.expr(c.withRepo, expr, field)
 }
 
 func (c *compiler) mapExprs(exprs []porch.MapExpr, field string) []mapExpr {
 	out := make([]mapExpr, len(exprs))
 	for i, me := range exprs {
 		f := fmt.Sprintf("%s[%d]", field, i)
-		c.nonEmpty(me.KeyExpr, f+".keyExpr")
-		c.nonEmpty(me.ValueExpr, f+".valueExpr")
 		out[i] = mapExpr{
 			src:       me,
-			keyExpr:   c.expr(c.withRepo, me.KeyExpr, f+".keyExpr"),
-			valueExpr: c.expr(c.withRepo, me.ValueExpr, f+".valueExpr"),
+			keyExpr:   c.given(me.KeyExpr, f+".keyExpr"),
+			valueExpr: c.given(me.ValueExpr, f+".valueExpr"),
 		}
 	}
 	return out

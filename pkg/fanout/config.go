@@ -16,9 +16,6 @@ import (
 	"github.com/kptkit/kptkit/pkg/selector"
 )
 
-// KindPackageVariantSet is the accepted functionConfig kind.
-var KindPackageVariantSet = porch.TypePackageVariantSet
-
 // AnnotationDir, on the PackageVariantSet, names the folder new children
 // are written to (DefaultDir when absent).
 const (
@@ -37,8 +34,9 @@ type Set struct {
 	UpstreamNode *yaml.Node
 	// Dir is the folder new children are written to.
 	Dir string
-	// Selectors are the targets' checked selectors, by target index.
-	Selectors map[int]selector.Selector
+	// Selectors are the targets' checked selectors, by target index (the
+	// zero Selector for a repositories target).
+	Selectors []selector.Selector
 	// cfg is the functionConfig, located at the set's file for results.
 	cfg krmfn.Config
 }
@@ -53,19 +51,31 @@ func scope(ns string) string {
 	return ns
 }
 
-// errorf returns an error result about a field of the set.
+// resultf returns a result about a field of the set ("" for the set as a
+// whole), its message led by the set's name.
+func (s *Set) resultf(sev result.Severity, field, format string, args ...any) result.Result {
+	return s.cfg.Header.Attach(result.New(sev, "%s: %s", &s.cfg, fmt.Sprintf(format, args...)).WithField(field))
+}
+
 func (s *Set) errorf(field, format string, args ...any) result.Result {
-	return s.cfg.Errorf(field, "%s: %s", &s.cfg, fmt.Sprintf(format, args...))
+	return s.resultf(result.SeverityError, field, format, args...)
 }
 
-// warningf returns a warning result about a field of the set.
 func (s *Set) warningf(field, format string, args ...any) result.Result {
-	return s.cfg.Header.Attach(result.Warningf("%s: %s", &s.cfg, fmt.Sprintf(format, args...)).WithField(field))
+	return s.resultf(result.SeverityWarning, field, format, args...)
 }
 
-// infof returns an info result about the set.
 func (s *Set) infof(format string, args ...any) result.Result {
-	return s.cfg.Header.Attach(result.Infof("%s: %s", &s.cfg, fmt.Sprintf(format, args...)))
+	return s.resultf(result.SeverityInfo, "", format, args...)
+}
+
+// errorResults returns an error result for each problem, whose Msg is its whole text.
+func (s *Set) errorResults(errs []decode.Error) []result.Result {
+	rs := make([]result.Result, 0, len(errs))
+	for _, e := range errs {
+		rs = append(rs, s.errorf(e.Path, "%s", e.Msg))
+	}
+	return rs
 }
 
 // SetFrom reads and checks the PackageVariantSet of the functionConfig. It
@@ -75,7 +85,7 @@ func SetFrom(c *krmfn.Config, rl *resourcelist.ResourceList) (*Set, []result.Res
 	if c == nil {
 		return nil, nil
 	}
-	if _, ok, bad := c.Match(KindPackageVariantSet); !ok {
+	if _, ok, bad := c.Match(porch.TypePackageVariantSet); !ok {
 		return nil, []result.Result{bad}
 	}
 	s := &Set{cfg: *c}
@@ -90,14 +100,10 @@ func SetFrom(c *krmfn.Config, rl *resourcelist.ResourceList) (*Set, []result.Res
 	var sErrs []decode.Error
 	s.Selectors, sErrs = selectors(s.Spec.Targets)
 	errs = append(errs, sErrs...)
-	if len(errs) == 0 {
-		return s, nil
+	if len(errs) > 0 {
+		return nil, s.errorResults(errs)
 	}
-	rs := make([]result.Result, 0, len(errs))
-	for _, e := range errs {
-		rs = append(rs, s.errorf(e.Path, "%s", e.Msg))
-	}
-	return nil, rs
+	return s, nil
 }
 
 // configPath returns the file of the set: its own path annotation, or that of

@@ -45,28 +45,27 @@ func Expand(rl *resourcelist.ResourceList, s *Set, costLimit uint64) []result.Re
 	for i, t := range s.Spec.Targets {
 		templates[i] = comp.template(t.Template, fmt.Sprintf("spec.targets[%d].template", i))
 	}
-	var rs []result.Result
-	for _, e := range comp.errs {
-		rs = append(rs, s.errorf(e.Path, "%s", e.Msg))
-	}
+	rs := s.errorResults(comp.errs)
 	upstream, urs := upstreamInput(rl, s)
 	if len(urs) > 0 {
 		return append(rs, urs...)
 	}
-	targets, trs := unroll(rl, s)
+	repos := newRepositories(rl, s)
+	targets, trs := unroll(rl, s, repos)
 	rs = append(rs, trs...)
 	b := &builder{}
-	rd := &renderer{set: s, upstream: upstream, repos: newRepositories(rl, s, inputs{}), b: b}
-	want, wrs := render(s, targets, templates, rd)
+	rd := &renderer{set: s, upstream: upstream, repos: repos, b: b}
+	want, wrs := render(targets, templates, rd)
 	rs = append(rs, wrs...)
-	failed := len(comp.errs) > 0 || hasError(wrs)
+	failed := len(comp.errs) > 0 || result.List(wrs).HasError()
 	return append(rs, reconcile(rl, s, want, failed, b)...)
 }
 
 // render renders every target whose template compiled and names its child;
 // two targets with one name are an error naming both.
-func render(s *Set, targets []target, templates []*template, rd *renderer) ([]*desired, []result.Result) {
+func render(targets []target, templates []*template, rd *renderer) ([]*desired, []result.Result) {
 	var (
+		s      = rd.set
 		want   []*desired
 		rs     []result.Result
 		byName = map[string]*desired{}
@@ -123,5 +122,3 @@ func downstreamField(t *target, tpl *template) string {
 	}
 	return t.field()
 }
-
-func hasError(rs []result.Result) bool { return result.List(rs).HasError() }

@@ -3,12 +3,16 @@ package fanout
 import (
 	"testing"
 
+	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/celexpr"
 	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
 func node(t *testing.T, s string) *yaml.Node {
@@ -97,5 +101,81 @@ spec:
 	}
 	if got, want := c.withoutRepo.Len(), 1; got != want {
 		t.Errorf("compiled %d expressions without the repository, want %d", got, want)
+	}
+}
+
+// TestObjectInput checks what expressions see of an object: its name, its
+// namespace ("default" when none), its labels and its annotations without
+// those kpt, kustomize and kptkit add while it travels.
+func TestObjectInput(t *testing.T) {
+	t.Parallel()
+	h := resourcelist.Header{
+		Name:   "edge-1",
+		Labels: map[string]string{"region": "us-east1"},
+		Annotations: map[string]string{
+			"owner":                 "team-a",
+			kptfile.AnnotationPath:  "repositories.yaml",
+			kptfile.AnnotationIndex: "0",
+			"internal.config.kubernetes.io/seqindent":  "compact",
+			"internal.config.kubernetes.io/new-in-kpt": "x",
+			v1alpha1.AnnotationInCluster:               "true",
+		},
+	}
+	got := native(t, objectInput(h))
+	want := map[string]any{
+		"name":        "edge-1",
+		"namespace":   "default",
+		"labels":      map[string]string{"region": "us-east1"},
+		"annotations": map[string]string{"owner": "team-a"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objectInput (-want +got):\n%s", diff)
+	}
+	got = native(t, objectInput(resourcelist.Header{Name: "bare", Namespace: "ns"}))
+	want = map[string]any{"name": "bare", "namespace": "ns", "labels": map[string]string{}, "annotations": map[string]string{}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objectInput of an object without labels (-want +got):\n%s", diff)
+	}
+}
+
+// native turns an object input into Go maps.
+func native(t *testing.T, v ref.Val) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	for k, x := range v.Value().(map[string]any) {
+		if m, ok := x.(ref.Val); ok {
+			x = m.Value()
+		}
+		out[k] = x
+	}
+	return out
+}
+
+func TestValidateFunctions(t *testing.T) {
+	t.Parallel()
+	fns := []*yaml.Node{
+		node(t, "{name: ok, image: fn:v1}"),
+		node(t, "{exec: ./fn}"),
+		node(t, "{name: a.b}"),
+		node(t, "{image: [x], configMap: {a: {b: c}}}"),
+	}
+	got := validateFunctions(fns, "spec.targets[0].template.pipeline.mutators")
+	want := []decode.Error{
+		{Path: "spec.targets[0].template.pipeline.mutators[2].image", Msg: "spec.targets[0].template.pipeline.mutators[2].image must not be empty"},
+		{Path: "spec.targets[0].template.pipeline.mutators[2].name", Msg: "spec.targets[0].template.pipeline.mutators[2].name must not contain '.'"},
+		{Path: "spec.targets[0].template.pipeline.mutators[3].image", Msg: "spec.targets[0].template.pipeline.mutators[3].image: must be a string, not a list"},
+		{Path: "spec.targets[0].template.pipeline.mutators[3].configMap.a", Msg: "spec.targets[0].template.pipeline.mutators[3].configMap.a: must be a string, not a mapping"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("validateFunctions (-want +got):\n%s", diff)
+	}
+}
+
+func TestVariants(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0 PackageVariants", 1: "1 PackageVariant", 12: "12 PackageVariants"} {
+		if got := variants(n); got != want {
+			t.Errorf("variants(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

@@ -134,8 +134,6 @@ func plainCopy(n *yaml.Node, budget *int) (*yaml.Node, error) {
 	return out, nil
 }
 
-func yamlNode(n *yaml.Node) *yaml.RNode { return yaml.NewRNode(n) }
-
 // sortItems puts items in ResourceList order.
 func sortItems(items []*resourcelist.Item) {
 	slices.SortFunc(items, func(a, b *resourcelist.Item) int { return cmp.Compare(a.Position(), b.Position()) })

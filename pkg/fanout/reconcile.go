@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -12,11 +14,13 @@ import (
 )
 
 var (
-	specPath       = fieldpath.Path{"spec"}
-	downRepoPath   = fieldpath.Path{"spec", "downstream", "repo"}
-	downPkgPath    = fieldpath.Path{"spec", "downstream", "package"}
-	maxStaleListed = 10
+	specPath     = fieldpath.Path{"spec"}
+	downRepoPath = fieldpath.Path{"spec", "downstream", "repo"}
+	downPkgPath  = fieldpath.Path{"spec", "downstream", "package"}
 )
+
+// maxStaleListed is how many kept children a warning names.
+const maxStaleListed = 10
 
 // tally counts what reconciling did.
 type tally struct{ created, updated, unchanged, deleted int }
@@ -55,7 +59,7 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 			n.unchanged++
 			continue
 		}
-		_ = fieldpath.Set(it.Edit(), specPath, yamlNode(d.node))
+		_ = fieldpath.Set(it.Edit(), specPath, yaml.NewRNode(d.node))
 		n.updated++
 	}
 	for _, it := range byID {
@@ -132,7 +136,7 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, n *tally, b
 				d.target, d.name, p, h))
 			continue
 		}
-		if _, err := rl.Append(yamlNode(b.child(s, d.name, p, d.node)), p); err != nil {
+		if _, err := rl.Append(yaml.NewRNode(b.child(s, d.name, p, d.node)), p); err != nil {
 			rs = append(rs, s.errorf(d.target.field(), "%s: cannot add PackageVariant %q: %v", d.target, d.name, err))
 			continue
 		}

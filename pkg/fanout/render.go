@@ -78,14 +78,6 @@ func (r *rendering) eval(p *celexpr.Program, field string) (string, bool) {
 	return s, true
 }
 
-func (r *rendering) errorf(field, format string, args ...any) {
-	path := r.t.field()
-	if field != "" {
-		path += "." + field
-	}
-	r.rs = append(r.rs, r.set.errorf(path, "%s: %s", r.t, fmt.Sprintf(format, args...)))
-}
-
 // render makes the target's spec. A template failure is returned as results
 // for this target alone.
 func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
@@ -111,9 +103,8 @@ func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
 		c.repo = v
 	}
 	if r.vars.repository = rd.repos.input(c.repo); r.vars.repository == nil {
-		r.errorf("", "repository %q could not be loaded (no Repository %q in namespace %q in the ResourceList)",
-			c.repo, c.repo, rd.set.Namespace())
-		return nil, r.rs
+		return nil, []result.Result{rd.set.errorf(t.field(), "%s: repository %q could not be loaded (no Repository %q in namespace %q in the ResourceList)",
+			t, c.repo, c.repo, rd.set.Namespace())}
 	}
 	if d := src.Downstream; d != nil && d.Package != nil && *d.Package != "" {
 		c.pkg = *d.Package

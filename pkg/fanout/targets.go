@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -14,6 +15,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/selector"
 )
 
 // target is one downstream target: the defaults of its child's downstream
@@ -23,19 +25,24 @@ type target struct {
 	repoDefault    string
 	packageDefault string
 	object         *resourcelist.Item // nil for a repositories entry
-	desc           string
 }
 
 // field is the path of the target's entry in the set.
 func (t *target) field() string { return fmt.Sprintf("spec.targets[%d]", t.index) }
 
 // String names the target for messages.
-func (t *target) String() string { return t.desc + " of " + t.field() }
+func (t *target) String() string {
+	if t.object == nil {
+		return fmt.Sprintf("target repository %q package %q of %s", t.repoDefault, t.packageDefault, t.field())
+	}
+	h := t.object.Header()
+	return "target " + h.String() + " (" + h.Where() + ") of " + t.field()
+}
 
 // unroll lists the set's targets in order: each repositories entry (once per
 // package name, or once with the upstream package's name), then the objects
 // each selector selects in the set's namespace, sorted by name.
-func unroll(rl *resourcelist.ResourceList, s *Set) ([]target, []result.Result) {
+func unroll(rl *resourcelist.ResourceList, s *Set, repos *repositories) ([]target, []result.Result) {
 	var (
 		out []target
 		rs  []result.Result
@@ -45,25 +52,29 @@ func unroll(rl *resourcelist.ResourceList, s *Set) ([]target, []result.Result) {
 			out = append(out, repositoryTargets(i, t.Repositories, s.Spec.Upstream.Package)...)
 			continue
 		}
-		apiVersion, kind, name := porch.ConfigV1alpha1, porch.KindRepository, (*string)(nil)
-		if os := t.ObjectSelector; t.RepositorySelector == nil && os != nil {
-			apiVersion, kind, name = os.APIVersion, os.Kind, os.Name
+		var (
+			sel   = s.Selectors[i]
+			typ   = porch.TypeRepository
+			name  *string
+			items []*resourcelist.Item
+		)
+		if os := t.ObjectSelector; os != nil {
+			typ, name = v1alpha1.TypeMeta{APIVersion: os.APIVersion, Kind: os.Kind}, os.Name
+			items = rl.Select(func(h resourcelist.Header) bool {
+				return h.Is(typ.APIVersion, typ.Kind) && scope(h.Namespace) == s.Namespace() &&
+					(name == nil || h.Name == *name) && sel.Matches(h.Labels)
+			})
+		} else {
+			items = repos.matching(sel)
 		}
-		sel := s.Selectors[i]
-		items := rl.Select(func(h resourcelist.Header) bool {
-			return h.Is(apiVersion, kind) && scope(h.Namespace) == s.Namespace() &&
-				(name == nil || h.Name == *name) && sel.Matches(h.Labels)
-		})
 		if len(items) == 0 {
 			rs = append(rs, s.warningf(fmt.Sprintf("spec.targets[%d]", i),
-				"no objects selected by spec.targets[%d]: no %s (%s) in namespace %q matches %s",
-				i, kind, apiVersion, s.Namespace(), describe(sel.String(), name)))
+				"no objects selected by spec.targets[%d]: no %s in namespace %q matches %s",
+				i, typ.Describe(), s.Namespace(), describe(sel.String(), name)))
 		}
 		slices.SortStableFunc(items, func(a, b *resourcelist.Item) int { return cmp.Compare(a.Header().Name, b.Header().Name) })
 		for _, it := range items {
-			h := it.Header()
-			out = append(out, target{index: i, repoDefault: h.Name, packageDefault: s.Spec.Upstream.Package,
-				object: it, desc: "target " + h.String() + " (" + h.Where() + ")"})
+			out = append(out, target{index: i, repoDefault: it.Header().Name, packageDefault: s.Spec.Upstream.Package, object: it})
 		}
 	}
 	return out, rs
@@ -77,20 +88,17 @@ func repositoryTargets(i int, rts []porch.RepositoryTarget, upstreamPackage stri
 			names = []string{upstreamPackage}
 		}
 		for _, pn := range names {
-			out = append(out, target{index: i, repoDefault: rt.Name, packageDefault: pn,
-				desc: fmt.Sprintf("target repository %q package %q", rt.Name, pn)})
+			out = append(out, target{index: i, repoDefault: rt.Name, packageDefault: pn})
 		}
 	}
 	return out
 }
 
+// describe says what a selector (in kubectl's -l form) and name select.
 func describe(sel string, name *string) string {
-	var s string
-	switch {
-	case sel == "":
-		s = "an empty selector"
-	default:
-		s = fmt.Sprintf("%q", sel)
+	s := "an empty selector"
+	if sel != "" {
+		s = strconv.Quote(sel)
 	}
 	if name != nil {
 		s += fmt.Sprintf(" with name %q", *name)
@@ -104,7 +112,7 @@ func describe(sel string, name *string) string {
 func objectInput(h resourcelist.Header) ref.Val {
 	annotations := make(map[string]string, len(h.Annotations))
 	for k, v := range h.Annotations {
-		if !slices.Contains(kptfile.BookkeepingAnnotations, k) && k != v1alpha1.AnnotationInCluster {
+		if !kptfile.IsBookkeeping(k) && k != v1alpha1.AnnotationInCluster {
 			annotations[k] = v
 		}
 	}
@@ -176,27 +184,41 @@ func (in inputs) of(it *resourcelist.Item) ref.Val {
 	return v
 }
 
-// repositories finds the Repository items of the set's namespace by name.
+// repositories are the Repository items of the set's namespace, selected
+// once for every repositorySelector and every template.
 type repositories struct {
-	items  map[string]*resourcelist.Item
+	all    []*resourcelist.Item          // in ResourceList order
+	byName map[string]*resourcelist.Item // the first of each name
 	inputs inputs
 }
 
-func newRepositories(rl *resourcelist.ResourceList, s *Set, in inputs) *repositories {
-	r := &repositories{items: map[string]*resourcelist.Item{}, inputs: in}
-	for _, it := range rl.Select(func(h resourcelist.Header) bool {
+func newRepositories(rl *resourcelist.ResourceList, s *Set) *repositories {
+	r := &repositories{byName: map[string]*resourcelist.Item{}, inputs: inputs{}}
+	r.all = rl.Select(func(h resourcelist.Header) bool {
 		return h.Is(porch.ConfigV1alpha1, porch.KindRepository) && scope(h.Namespace) == s.Namespace()
-	}) {
-		if name := it.Header().Name; r.items[name] == nil {
-			r.items[name] = it
+	})
+	for _, it := range r.all {
+		if name := it.Header().Name; r.byName[name] == nil {
+			r.byName[name] = it
 		}
 	}
 	return r
 }
 
+// matching returns the Repositories whose labels sel matches, in order.
+func (r *repositories) matching(sel selector.Selector) []*resourcelist.Item {
+	var out []*resourcelist.Item
+	for _, it := range r.all {
+		if sel.Matches(it.Header().Labels) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 // input returns what expressions see of the named Repository, or nil.
 func (r *repositories) input(name string) ref.Val {
-	if it := r.items[name]; it != nil {
+	if it := r.byName[name]; it != nil {
 		return r.inputs.of(it)
 	}
 	return nil

@@ -11,33 +11,37 @@ import (
 	"github.com/kptkit/kptkit/pkg/selector"
 )
 
+// problems collects validation errors, each at its field with its whole text.
+type problems []decode.Error
+
+func (p *problems) add(path, format string, args ...any) {
+	*p = append(*p, decode.Error{Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
 // validate checks a PackageVariantSet with Porch's rules and texts
 // (controllers/packagevariantsets validate.go), and a few of ours, marked.
 // Each error's Path is the field it is about; its Msg is the whole text.
 func validate(pvs *porch.PackageVariantSet) []decode.Error {
-	var errs []decode.Error
-	add := func(path, format string, args ...any) {
-		errs = append(errs, decode.Error{Path: path, Msg: fmt.Sprintf(format, args...)})
-	}
+	var errs problems
 	if pvs.Metadata.Name == "" { // ours: the API server would refuse it
-		add("metadata.name", "metadata.name is a required field")
+		errs.add("metadata.name", "metadata.name is a required field")
 	}
 	if up := pvs.Spec.Upstream; up == nil {
-		add("spec.upstream", "spec.upstream is a required field")
+		errs.add("spec.upstream", "spec.upstream is a required field")
 	} else {
 		if up.Package == "" {
-			add("spec.upstream.package", "spec.upstream.package is a required field")
+			errs.add("spec.upstream.package", "spec.upstream.package is a required field")
 		}
 		if up.Repo == "" {
-			add("spec.upstream.repo", "spec.upstream.repo is a required field")
+			errs.add("spec.upstream.repo", "spec.upstream.repo is a required field")
 		}
 		// Current Porch names the upstream by revision or by workspace.
 		if up.Revision == "" && up.WorkspaceName == "" {
-			add("spec.upstream.revision", "spec.upstream.revision is a required field")
+			errs.add("spec.upstream.revision", "spec.upstream.revision is a required field")
 		}
 	}
 	if len(pvs.Spec.Targets) == 0 {
-		add("spec.targets", "must specify at least one item in spec.targets")
+		errs.add("spec.targets", "must specify at least one item in spec.targets")
 	}
 	for i, t := range pvs.Spec.Targets {
 		errs = append(errs, validateTarget(i, t)...)
@@ -46,11 +50,8 @@ func validate(pvs *porch.PackageVariantSet) []decode.Error {
 }
 
 func validateTarget(i int, t porch.Target) []decode.Error {
-	var errs []decode.Error
+	var errs problems
 	field := fmt.Sprintf("spec.targets[%d]", i)
-	add := func(path, format string, args ...any) {
-		errs = append(errs, decode.Error{Path: path, Msg: fmt.Sprintf(format, args...)})
-	}
 	count := 0
 	if t.Repositories != nil {
 		count++
@@ -63,14 +64,14 @@ func validateTarget(i int, t porch.Target) []decode.Error {
 		count++
 		// Porch spells the field "objectselector" in these two texts.
 		if os.APIVersion == "" {
-			add(field+".objectSelector.apiVersion", "spec.targets[%d].objectselector.apiVersion cannot be empty", i)
+			errs.add(field+".objectSelector.apiVersion", "spec.targets[%d].objectselector.apiVersion cannot be empty", i)
 		}
 		if os.Kind == "" {
-			add(field+".objectSelector.kind", "spec.targets[%d].objectselector.kind cannot be empty", i)
+			errs.add(field+".objectSelector.kind", "spec.targets[%d].objectselector.kind cannot be empty", i)
 		}
 	}
 	if count != 1 {
-		add(field, "%s must specify one of `repositories`, `repositorySelector`, or `objectSelector`", field)
+		errs.add(field, "%s must specify one of `repositories`, `repositorySelector`, or `objectSelector`", field)
 	}
 	if t.Template != nil {
 		errs = append(errs, validateTemplate(t.Template, field+".template")...)
@@ -79,20 +80,17 @@ func validateTarget(i int, t porch.Target) []decode.Error {
 }
 
 func validateRepositories(rts []porch.RepositoryTarget, field string) []decode.Error {
-	var errs []decode.Error
-	add := func(path, format string, args ...any) {
-		errs = append(errs, decode.Error{Path: path, Msg: fmt.Sprintf(format, args...)})
-	}
+	var errs problems
 	if len(rts) == 0 {
-		add(field+".repositories", "%s.repositories must not be an empty list if specified", field)
+		errs.add(field+".repositories", "%s.repositories must not be an empty list if specified", field)
 	}
 	for j, rt := range rts {
 		if rt.Name == "" {
-			add(fmt.Sprintf("%s.repositories[%d].name", field, j), "%s.repositories[%d].name cannot be empty", field, j)
+			errs.add(fmt.Sprintf("%s.repositories[%d].name", field, j), "%s.repositories[%d].name cannot be empty", field, j)
 		}
 		for k, pn := range rt.PackageNames {
 			if pn == "" {
-				add(fmt.Sprintf("%s.repositories[%d].packageNames[%d]", field, j, k),
+				errs.add(fmt.Sprintf("%s.repositories[%d].packageNames[%d]", field, j, k),
 					"%s.repositories[%d].packageNames[%d] cannot be empty", field, j, k)
 			}
 		}
@@ -101,24 +99,21 @@ func validateRepositories(rts []porch.RepositoryTarget, field string) []decode.E
 }
 
 func validateTemplate(t *porch.PackageVariantTemplate, field string) []decode.Error {
-	var errs []decode.Error
-	add := func(path, format string, args ...any) {
-		errs = append(errs, decode.Error{Path: path, Msg: fmt.Sprintf(format, args...)})
-	}
+	var errs problems
 	if p := t.AdoptionPolicy; p != nil && *p != porch.AdoptionPolicyAdoptNone && *p != porch.AdoptionPolicyAdoptExisting {
-		add(field+".adoptionPolicy", "%s.adoptionPolicy can only be %q or %q", field,
+		errs.add(field+".adoptionPolicy", "%s.adoptionPolicy can only be %q or %q", field,
 			porch.AdoptionPolicyAdoptNone, porch.AdoptionPolicyAdoptExisting)
 	}
 	if p := t.DeletionPolicy; p != nil && *p != porch.DeletionPolicyOrphan && *p != porch.DeletionPolicyDelete {
-		add(field+".deletionPolicy", "%s.deletionPolicy can only be %q or %q", field,
+		errs.add(field+".deletionPolicy", "%s.deletionPolicy can only be %q or %q", field,
 			porch.DeletionPolicyOrphan, porch.DeletionPolicyDelete)
 	}
 	if d := t.Downstream; d != nil {
 		if d.Repo != nil && d.RepoExpr != nil {
-			add(field+".downstream", "%s may specify only one of `downstream.repo` and `downstream.repoExpr`", field)
+			errs.add(field+".downstream", "%s may specify only one of `downstream.repo` and `downstream.repoExpr`", field)
 		}
 		if d.Package != nil && d.PackageExpr != nil {
-			add(field+".downstream", "%s may specify only one of `downstream.package` and `downstream.packageExpr`", field)
+			errs.add(field+".downstream", "%s may specify only one of `downstream.package` and `downstream.packageExpr`", field)
 		}
 	}
 	errs = append(errs, validateMapExprs(t.LabelExprs, field+".labelExprs")...)
@@ -129,10 +124,10 @@ func validateTemplate(t *porch.PackageVariantTemplate, field string) []decode.Er
 	for i, inj := range t.Injectors {
 		f := fmt.Sprintf("%s.injectors[%d]", field, i)
 		if inj.Name != nil && inj.NameExpr != nil {
-			add(f, "%s may specify only one of `name` and `nameExpr`", f)
+			errs.add(f, "%s may specify only one of `name` and `nameExpr`", f)
 		}
 		if inj.Name == nil && inj.NameExpr == nil {
-			add(f, "%s must specify either `name` or `nameExpr`", f)
+			errs.add(f, "%s must specify either `name` or `nameExpr`", f)
 		}
 	}
 	if p := t.Pipeline; p != nil {
@@ -143,17 +138,17 @@ func validateTemplate(t *porch.PackageVariantTemplate, field string) []decode.Er
 }
 
 func validateMapExprs(exprs []porch.MapExpr, field string) []decode.Error {
-	var errs []decode.Error
+	var errs problems
 	for j, me := range exprs {
 		f := fmt.Sprintf("%s[%d]", field, j)
 		if me.Key != nil && me.KeyExpr != nil {
-			errs = append(errs, decode.Error{Path: f, Msg: f + " may specify only one of `key` and `keyExpr`"})
+			errs.add(f, "%s may specify only one of `key` and `keyExpr`", f)
 		}
 		if me.Key == nil && me.KeyExpr == nil { // ours: Porch would make the key ""
-			errs = append(errs, decode.Error{Path: f, Msg: f + " must specify one of `key` and `keyExpr`"})
+			errs.add(f, "%s must specify one of `key` and `keyExpr`", f)
 		}
 		if me.Value != nil && me.ValueExpr != nil {
-			errs = append(errs, decode.Error{Path: f, Msg: f + " may specify only one of `value` and `valueExpr`"})
+			errs.add(f, "%s may specify only one of `value` and `valueExpr`", f)
 		}
 	}
 	return errs
@@ -162,38 +157,31 @@ func validateMapExprs(exprs []porch.MapExpr, field string) []decode.Error {
 // validateFunctions checks pipeline entries as Porch does: an image (we
 // accept an exec too, as kpt does with --allow-exec), a name without ".".
 func validateFunctions(fns []*yaml.Node, field string) []decode.Error {
-	var errs []decode.Error
+	var errs problems
 	for i, n := range fns {
 		f := fmt.Sprintf("%s[%d]", field, i)
 		var fn porch.FunctionTemplate
 		if de := decode.Into(n, &fn, decode.Options{}, f); len(de) > 0 {
-			errs = append(errs, prefixed(de)...)
+			for _, e := range de { // whole texts, led by their path
+				errs.add(e.Path, "%s", e)
+			}
 			continue
 		}
 		if fn.Image == "" && fn.Exec == "" {
-			errs = append(errs, decode.Error{Path: f + ".image", Msg: f + ".image must not be empty"})
+			errs.add(f+".image", "%s.image must not be empty", f)
 		}
 		if strings.Contains(fn.Name, ".") {
-			errs = append(errs, decode.Error{Path: f + ".name", Msg: f + ".name must not contain '.'"})
+			errs.add(f+".name", "%s.name must not contain '.'", f)
 		}
 	}
 	return errs
 }
 
-// prefixed turns decode errors into whole messages that start with their path.
-func prefixed(errs []decode.Error) []decode.Error {
-	out := make([]decode.Error, len(errs))
-	for i, e := range errs {
-		out[i] = decode.Error{Path: e.Path, Msg: e.Error()}
-	}
-	return out
-}
-
 // selectors checks the targets' label selectors and returns them by target
 // index (a repositorySelector, or an objectSelector's labels).
-func selectors(targets []porch.Target) (map[int]selector.Selector, []decode.Error) {
-	out := map[int]selector.Selector{}
-	var errs []decode.Error
+func selectors(targets []porch.Target) ([]selector.Selector, []decode.Error) {
+	out := make([]selector.Selector, len(targets))
+	var errs problems
 	for i, t := range targets {
 		var (
 			ls    *porch.LabelSelector
@@ -214,7 +202,7 @@ func selectors(targets []porch.Target) (map[int]selector.Selector, []decode.Erro
 		sel, serrs := selector.New(ls.MatchLabels, reqs)
 		for _, e := range serrs {
 			p := field + "." + e.Path
-			errs = append(errs, decode.Error{Path: p, Msg: p + ": " + e.Msg})
+			errs.add(p, "%s: %s", p, e.Msg)
 		}
 		out[i] = sel
 	}

@@ -105,6 +105,42 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
+func TestString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		matchLabels map[string]string
+		exprs       []selector.Requirement
+		want        string
+	}{
+		{name: "empty", want: ""},
+		{name: "matchLabels sorted by key", matchLabels: map[string]string{"tier": "edge", "env": "prod"}, want: "env=prod,tier=edge"},
+		{name: "in with one value", exprs: []selector.Requirement{{Key: "tier", Operator: selector.In, Values: []string{"edge"}}}, want: "tier=edge"},
+		{name: "in", exprs: []selector.Requirement{{Key: "tier", Operator: selector.In, Values: []string{"edge", "core"}}}, want: "tier in (edge,core)"},
+		{name: "notin", exprs: []selector.Requirement{{Key: "tier", Operator: selector.NotIn, Values: []string{"edge"}}}, want: "tier notin (edge)"},
+		{name: "exists", exprs: []selector.Requirement{{Key: "example.com/app", Operator: selector.Exists}}, want: "example.com/app"},
+		{name: "does not exist", exprs: []selector.Requirement{{Key: "legacy", Operator: selector.DoesNotExist}}, want: "!legacy"},
+		{
+			name:        "matchLabels first, then expressions in order",
+			matchLabels: map[string]string{"env": "prod"},
+			exprs:       []selector.Requirement{{Key: "legacy", Operator: selector.DoesNotExist}, {Key: "app", Operator: selector.Exists}},
+			want:        "env=prod,!legacy,app",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sel, errs := selector.New(tt.matchLabels, tt.exprs)
+			if len(errs) > 0 {
+				t.Fatalf("New: %v", errs)
+			}
+			if diff := cmp.Diff(tt.want, sel.String()); diff != "" {
+				t.Errorf("String (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func ExampleSelector_String() {
 	sel, _ := selector.New(map[string]string{"env": "prod"}, []selector.Requirement{
 		{Key: "tier", Operator: selector.In, Values: []string{"edge", "core"}},
