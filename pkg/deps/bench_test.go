@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/deps"
 	"github.com/kptkit/kptkit/pkg/krmfn"
@@ -207,7 +209,13 @@ func TestSmallPigeonholeIsProved(t *testing.T) {
 	if !plan.Failed() || strings.Contains(plan.Results[0].Message, "gave up") {
 		t.Fatalf("want a proof, got %v", plan.Results)
 	}
-	t.Log(plan.Results[0].Message)
+	// The proof: each of the three holes is wanted by all four pigeons.
+	want := []string{"error: no version of hole-00 satisfies pigeon-00 1.0.0 (=1.0.0), pigeon-03 1.0.0 (=4.0.0), pigeon-02 1.0.0 (=3.0.0), pigeon-01 1.0.0 (=2.0.0); " +
+		"no version of hole-01 satisfies pigeon-02 2.0.0 (=3.0.0), pigeon-03 2.0.0 (=4.0.0), pigeon-01 2.0.0 (=2.0.0), pigeon-00 2.0.0 (=1.0.0); " +
+		"no version of hole-02 satisfies pigeon-03 3.0.0 (=4.0.0), pigeon-02 3.0.0 (=3.0.0), pigeon-01 3.0.0 (=2.0.0), pigeon-00 3.0.0 (=1.0.0)"}
+	if diff := cmp.Diff(want, render(plan)); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
 }
 
 // BenchmarkFunction runs the whole function over a golden case; the

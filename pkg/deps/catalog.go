@@ -23,7 +23,6 @@ type Package struct {
 	Repo   string
 	Latest string     // latestVersion as written, "" when unset or unusable
 	Vers   []*Version // highest first
-	Header resourcelist.Header
 }
 
 // Version is one version of a package: what it depends on, provides and

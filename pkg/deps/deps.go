@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -16,9 +17,6 @@ import (
 
 // Function is resolve-deps.
 var Function = krmfn.Function{Name: "resolve-deps", Run: Run}
-
-// KindResolveDeps is the accepted functionConfig kind.
-var KindResolveDeps = v1alpha1.TypeResolveDeps
 
 // Budget is the solver's step budget for one resolution.
 const Budget = 2_000_000
@@ -44,7 +42,7 @@ func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 	cat, r1 := ReadCatalog(rl, ranges)
 	installed, r2 := ReadInstalled(rl, cfg.Cluster, ranges)
 	installs, r3 := ReadInstalls(rl, ranges)
-	rs = append(append(append(rs, r1...), r2...), r3...)
+	rs = slices.Concat(rs, r1, r2, r3)
 	if result.List(rs).HasError() {
 		rl.AddResults(rs...)
 		return nil
@@ -92,7 +90,7 @@ func readConfig(rl *resourcelist.ResourceList) (*config, []result.Result) {
 	c := cfg.given
 	var rs []result.Result
 	if c != nil {
-		if _, ok, bad := c.Match(KindResolveDeps); !ok {
+		if _, ok, bad := c.Match(v1alpha1.TypeResolveDeps); !ok {
 			return cfg, []result.Result{bad}
 		}
 		rs = c.Decode(&cfg.ResolveDeps, decode.Options{KnownFields: true})

@@ -2,6 +2,7 @@ package deps_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,17 +86,9 @@ func catalogOf(t testing.TB, spec string) *deps.Catalog {
 		p.Vers = append(p.Vers, ver)
 	}
 	for _, p := range order {
-		sortVersions(p)
+		slices.SortStableFunc(p.Vers, func(a, b *deps.Version) int { return b.SemVer.Compare(a.SemVer) }) // highest first
 	}
 	return deps.NewCatalog(order...)
-}
-
-func sortVersions(p *deps.Package) {
-	for i := 1; i < len(p.Vers); i++ {
-		for j := i; j > 0 && p.Vers[j].SemVer.GreaterThan(p.Vers[j-1].SemVer); j-- {
-			p.Vers[j], p.Vers[j-1] = p.Vers[j-1], p.Vers[j]
-		}
-	}
 }
 
 func inventoryOf(t testing.TB, spec string) map[string]*deps.Installed {

@@ -14,9 +14,12 @@ import (
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-// ofKind selects our own kind, wherever it appears.
-func ofKind(kind string) func(resourcelist.Header) bool {
-	return func(h resourcelist.Header) bool { return h.Is(v1alpha1.APIVersion, kind) }
+// isType reports whether an item has the apiVersion and kind of t.
+func isType(h resourcelist.Header, t v1alpha1.TypeMeta) bool { return h.Is(t.APIVersion, t.Kind) }
+
+// ofType selects the items of the type t, wherever they appear.
+func ofType(t v1alpha1.TypeMeta) func(resourcelist.Header) bool {
+	return func(h resourcelist.Header) bool { return isType(h, t) }
 }
 
 // decodeSpec decodes an item's spec strictly (our own kinds), leaving the
@@ -25,7 +28,7 @@ func ofKind(kind string) func(resourcelist.Header) bool {
 func decodeSpec(it *resourcelist.Item, out any) []result.Result {
 	h := it.Header()
 	spec := fieldpath.Lookup(it.Node(), fieldpath.Path{"spec"})
-	if spec == nil || yaml.IsMissingOrNull(spec) {
+	if yaml.IsMissingOrNull(spec) {
 		return nil
 	}
 	var rs []result.Result
@@ -44,7 +47,7 @@ func ReadCatalog(rl *resourcelist.ResourceList, ranges *Ranges) (*Catalog, []res
 		rs   []result.Result
 		seen = map[[2]string]resourcelist.Header{}
 	)
-	for _, it := range rl.Select(ofKind(v1alpha1.KindCatalogPackage)) {
+	for _, it := range rl.Select(ofType(v1alpha1.TypeCatalogPackage)) {
 		h := it.Header()
 		if h.Name == "" {
 			rs = append(rs, it.Errorf("metadata.name", "%s: %s: metadata.name is required: it names the package", h.Where(), h))
@@ -71,7 +74,7 @@ func ReadCatalog(rl *resourcelist.ResourceList, ranges *Ranges) (*Catalog, []res
 
 func readPackage(it *resourcelist.Item, spec v1alpha1.CatalogPackageSpec, ranges *Ranges) (*Package, []result.Result) {
 	h := it.Header()
-	p := &Package{Name: h.Name, Repo: spec.Repo, Header: h}
+	p := &Package{Name: h.Name, Repo: spec.Repo}
 	var rs []result.Result
 	for i, cv := range spec.Versions {
 		field := fmt.Sprintf("spec.versions[%d]", i)
@@ -91,13 +94,12 @@ func readPackage(it *resourcelist.Item, spec v1alpha1.CatalogPackageSpec, ranges
 	slices.SortStableFunc(p.Vers, func(a, b *Version) int { return b.SemVer.Compare(a.SemVer) })
 	if spec.LatestVersion != "" {
 		v, err := ParseVersion(spec.LatestVersion)
-		switch {
-		case err != nil:
+		if err != nil {
 			rs = append(rs, it.Errorf("spec.latestVersion", "%s: %s: spec.latestVersion: %v", h.Where(), h, err))
-		case p.Version(v) == nil:
+		} else if latest := p.Version(v); latest == nil {
 			rs = append(rs, it.Warningf("spec.latestVersion", "%s: %s: spec.latestVersion %s is not one of its versions: ignored", h.Where(), h, spec.LatestVersion))
-		default:
-			p.Latest = p.Version(v).Raw
+		} else {
+			p.Latest = latest.Raw
 		}
 	}
 	return p, rs
@@ -127,7 +129,7 @@ func checkDeps(it *resourcelist.Item, field string, deps []v1alpha1.Dependency, 
 func ReadInstalled(rl *resourcelist.ResourceList, cluster string, ranges *Ranges) (map[string]*Installed, []result.Result) {
 	out := map[string]*Installed{}
 	var rs []result.Result
-	for _, it := range rl.Select(ofKind(v1alpha1.KindInstalledPackage)) {
+	for _, it := range rl.Select(ofType(v1alpha1.TypeInstalledPackage)) {
 		h := it.Header()
 		var spec v1alpha1.InstalledPackageSpec
 		if bad := decodeSpec(it, &spec); len(bad) > 0 {
@@ -187,7 +189,7 @@ func ReadInstalls(rl *resourcelist.ResourceList, ranges *Ranges) ([]Install, []r
 		out []Install
 		rs  []result.Result
 	)
-	for _, it := range rl.Select(func(h resourcelist.Header) bool { return ofKind(v1alpha1.KindPackageInstall)(h) && !h.InCluster() }) {
+	for _, it := range rl.Select(func(h resourcelist.Header) bool { return isType(h, v1alpha1.TypePackageInstall) && !h.InCluster() }) {
 		h := it.Header()
 		var pi v1alpha1.PackageInstall
 		if bad := decodeSpec(it, &pi.Spec); len(bad) > 0 {

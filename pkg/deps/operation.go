@@ -2,7 +2,6 @@ package deps
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
@@ -92,7 +91,7 @@ func Delete(req Request, op v1alpha1.Operation, installs []Install) *Plan {
 	for _, name := range order {
 		s := v1alpha1.PlanStep{Package: name, Version: req.Installed[name].Raw, Action: v1alpha1.ActionDelete, RequiredBy: []string{}}
 		for _, other := range order {
-			if slices.ContainsFunc(req.heldDeps(other, ""), func(d v1alpha1.Dependency) bool { return d.Package == name }) {
+			if req.needs(other, name) {
 				s.RequiredBy = append(s.RequiredBy, other)
 			}
 		}
@@ -113,15 +112,16 @@ func Delete(req Request, op v1alpha1.Operation, installs []Install) *Plan {
 // only the packages going away need, transitively.
 func orphans(req *Request, pkg string) map[string]bool {
 	gone := map[string]bool{pkg: true}
+	names := sortedKeys(req.Installed)
 	for changed := true; changed; {
 		changed = false
-		for _, name := range sortedKeys(req.Installed) {
+		for _, name := range names {
 			if gone[name] || !req.Installed[name].AsDependency {
 				continue
 			}
 			neededByGone, neededByKept := false, false
-			for _, other := range sortedKeys(req.Installed) {
-				if other == name || !slices.ContainsFunc(req.heldDeps(other, ""), func(d v1alpha1.Dependency) bool { return d.Package == name }) {
+			for _, other := range names {
+				if other == name || !req.needs(other, name) {
 					continue
 				}
 				if gone[other] {
@@ -142,10 +142,11 @@ func orphans(req *Request, pkg string) map[string]bool {
 // needs before it, ties by name); uninstalling goes the other way.
 func deleteOrder(req *Request, gone map[string]bool) []string {
 	var order []string
+	names := sortedKeys(gone)
 	done := map[string]bool{}
 	for len(order) < len(gone) {
 		progress := false
-		for _, name := range sortedKeys(gone) {
+		for _, name := range names {
 			if done[name] {
 				continue
 			}
@@ -161,7 +162,7 @@ func deleteOrder(req *Request, gone map[string]bool) []string {
 			}
 		}
 		if !progress { // a cycle among installed packages: break it by name
-			for _, name := range sortedKeys(gone) {
+			for _, name := range names {
 				if !done[name] {
 					order, done[name] = append(order, name), true
 					break

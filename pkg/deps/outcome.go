@@ -134,7 +134,7 @@ func (p *problem) step(k pick, sol *chosen) (v1alpha1.PlanStep, result.Result) {
 		if len(d.apis) > 0 {
 			s.Reason += "; needed by " + strings.Join(d.apis, ", ")
 		}
-	case k.n.name == p.req.Upgrade && k.v != k.n.installed:
+	case k.n.name == p.req.Upgrade:
 		s.Action = v1alpha1.ActionUpgrade
 		s.Reason = fmt.Sprintf("upgraded from %s to %s on request", k.n.cands[k.n.installed].Raw, s.Version)
 	case k.n.installed >= 0 && len(d.needers) == 0 && len(d.ranged) == 0:

@@ -3,6 +3,7 @@ package deps
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -41,15 +42,19 @@ func Write(rl *resourcelist.ResourceList, plan *Plan, t Target, installs []Insta
 	if r, ok := writePlan(rl, plan); !ok {
 		rs = append(rs, r)
 	}
+	// The package's own PackageVariants, selected once for every step.
+	variants := rl.Select(func(h resourcelist.Header) bool { return isType(h, porch.TypePackageVariant) && !h.InCluster() })
 	for _, s := range plan.Steps {
 		switch s.Action {
 		case v1alpha1.ActionInstall, v1alpha1.ActionUpgrade:
-			if r, ok := writeVariant(rl, t, s.Package, plan.Repos[s.Package], s.Version); !ok {
+			if r, ok := writeVariant(rl, variants, t, s.Package, plan.Repos[s.Package], s.Version); !ok {
 				rs = append(rs, r)
 			}
 		case v1alpha1.ActionDelete:
-			for _, it := range rl.Select(isVariantOf(s.Package)) {
-				rl.Delete(it)
+			for _, it := range variants {
+				if it.Header().Labels[v1alpha1.LabelResolvedPackage] == s.Package {
+					rl.Delete(it)
+				}
 			}
 		}
 	}
@@ -69,7 +74,7 @@ func checkVariants(plan *Plan, t Target) []result.Result {
 		if plan.Repos[s.Package] == "" {
 			rs = append(rs, result.Errorf("CatalogPackage/%s has no spec.repo: its PackageVariant cannot name the upstream repository", s.Package))
 		}
-		if name := t.variantName(s.Package); !validName(name) {
+		if name := t.variantName(s.Package); !v1alpha1.ValidName(name) {
 			bad = append(bad, name)
 		}
 	}
@@ -82,31 +87,15 @@ func checkVariants(plan *Plan, t Target) []result.Result {
 	return rs
 }
 
-func validName(s string) bool {
-	if s == "" || len(s) > 253 || !dnsChars(s) {
-		return false
-	}
-	return s[0] != '-' && s[0] != '.' && s[len(s)-1] != '-' && s[len(s)-1] != '.'
-}
-
-func dnsChars(s string) bool {
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
-			return false
-		}
-	}
-	return true
-}
-
 // writePlan creates the InstallPlan or updates its status in place.
 func writePlan(rl *resourcelist.ResourceList, plan *Plan) (result.Result, bool) {
 	status := v1alpha1.InstallPlanStatus{Steps: plan.Steps, UninstallOrder: plan.UninstallOrder}
 	existing := rl.Select(func(h resourcelist.Header) bool {
-		return h.Is(v1alpha1.APIVersion, v1alpha1.KindInstallPlan) && h.Name == v1alpha1.InstallPlanName && !h.InCluster()
+		return isType(h, v1alpha1.TypeInstallPlan) && h.Name == v1alpha1.InstallPlanName && !h.InCluster()
 	})
 	if len(existing) == 0 {
 		ip := v1alpha1.InstallPlan{
-			TypeMeta: v1alpha1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindInstallPlan},
+			TypeMeta: v1alpha1.TypeInstallPlan,
 			Metadata: v1alpha1.ObjectMeta{Name: v1alpha1.InstallPlanName, Annotations: map[string]string{kptfile.AnnotationLocalConfig: "true"}},
 			Status:   status,
 		}
@@ -140,27 +129,15 @@ func normalized(s v1alpha1.InstallPlanStatus) v1alpha1.InstallPlanStatus {
 	return out
 }
 
-// isVariantOf selects the PackageVariants resolve-deps wrote for a package.
-func isVariantOf(pkg string) func(resourcelist.Header) bool {
-	return func(h resourcelist.Header) bool {
-		return h.Is(porch.ConfigV1alpha1, porch.KindVariant) && !h.InCluster() && h.Labels[v1alpha1.LabelResolvedPackage] == pkg
-	}
-}
-
 // writeVariant creates a package's PackageVariant, or updates the upstream
-// and downstream of the one of its name.
-func writeVariant(rl *resourcelist.ResourceList, t Target, pkg, repo, version string) (result.Result, bool) {
+// and downstream of the one of its name among variants (the kpt package's
+// own PackageVariants).
+func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, t Target, pkg, repo, version string) (result.Result, bool) {
 	name := t.variantName(pkg)
-	want := map[string]string{
-		"spec.upstream.repo": repo, "spec.upstream.package": pkg, "spec.upstream.revision": version,
-		"spec.downstream.repo": t.DownstreamRepo, "spec.downstream.package": name,
-	}
-	existing := rl.Select(func(h resourcelist.Header) bool {
-		return h.Is(porch.ConfigV1alpha1, porch.KindVariant) && h.Name == name && !h.InCluster()
-	})
-	if len(existing) == 0 {
+	at := slices.IndexFunc(variants, func(it *resourcelist.Item) bool { return it.Header().Name == name })
+	if at < 0 {
 		pv := porch.PackageVariant{
-			TypeMeta: v1alpha1.TypeMeta{APIVersion: porch.ConfigV1alpha1, Kind: porch.KindVariant},
+			TypeMeta: porch.TypePackageVariant,
 			Metadata: v1alpha1.ObjectMeta{Name: name, Namespace: t.Namespace, Labels: map[string]string{v1alpha1.LabelResolvedPackage: pkg}},
 			Spec: porch.PackageVariantSpec{
 				Upstream:   &porch.Upstream{Repo: repo, Package: pkg, Revision: decode.AnyScalar(version)},
@@ -169,17 +146,27 @@ func writeVariant(rl *resourcelist.ResourceList, t Target, pkg, repo, version st
 		}
 		return appendNode(rl, pv, "packagevariants/"+name+".yaml")
 	}
-	it := existing[0]
+	it := variants[at]
+	want := []struct {
+		path  fieldpath.Path
+		value string
+	}{
+		{fieldpath.Path{"spec", "upstream", "repo"}, repo},
+		{fieldpath.Path{"spec", "upstream", "package"}, pkg},
+		{fieldpath.Path{"spec", "upstream", "revision"}, version},
+		{fieldpath.Path{"spec", "downstream", "repo"}, t.DownstreamRepo},
+		{fieldpath.Path{"spec", "downstream", "package"}, name},
+	}
 	var edited *yaml.RNode
-	for _, path := range []string{"spec.upstream.repo", "spec.upstream.package", "spec.upstream.revision", "spec.downstream.repo", "spec.downstream.package"} {
-		if got, _ := fieldpath.String(it.Node(), fieldpath.Parse(path)); got == want[path] {
+	for _, f := range want {
+		if got, _ := fieldpath.String(it.Node(), f.path); got == f.value {
 			continue
 		}
 		if edited == nil {
 			edited = it.Edit()
 		}
-		if err := fieldpath.SetString(edited, fieldpath.Parse(path), want[path]); err != nil {
-			return it.Errorf(path, "%s: %s: cannot set %s: %v", it.Header().Where(), it.Header(), path, err), false
+		if err := fieldpath.SetString(edited, f.path, f.value); err != nil {
+			return it.Errorf(f.path.String(), "%s: %s: cannot set %s: %v", it.Header().Where(), it.Header(), f.path, err), false
 		}
 	}
 	return result.Result{}, true

@@ -34,8 +34,7 @@ func (p *problem) picks(sol *solver.Solution) []pick {
 // come from the environment, an installed package, or a package of the
 // plan (which is then put before it). A package that may do without is
 // switched off (more); one that may not is an error.
-func (p *problem) capabilities(sol *solver.Solution) ([][2]int, map[string]string, []result.Result) {
-	picks := p.picks(sol)
+func (p *problem) capabilities(picks []pick, sol *solver.Solution) ([][2]int, map[string]string, []result.Result) {
 	providers := map[string][]int{}
 	for _, k := range picks {
 		if k.ver != nil {
@@ -85,18 +84,15 @@ func (p *problem) capabilities(sol *solver.Solution) ([][2]int, map[string]strin
 // does not touch provide (their catalog version's).
 func (p *problem) installedCapabilities(sol *solver.Solution) map[string]bool {
 	have := map[string]bool{}
-	for _, name := range sortedKeys(p.req.Installed) {
+	for name := range p.req.Installed {
 		if id, ok := p.byName[name]; ok {
 			if _, chosen := sol.Chosen[id]; chosen {
 				continue
 			}
 		}
-		inst := p.req.Installed[name]
-		if pkg, _ := p.req.Catalog.Find(name, p.pins[name]); pkg != nil {
-			if v := pkg.Version(inst.SemVer); v != nil {
-				for _, c := range v.Provides {
-					have[c] = true
-				}
+		if v := p.req.installedVersion(name, p.pins[name]); v != nil {
+			for _, c := range v.Provides {
+				have[c] = true
 			}
 		}
 	}
@@ -113,10 +109,9 @@ func (p *problem) rootHeader(id int) *resourcelist.Header {
 	return nil
 }
 
-// plan turns a solution into steps in install order, with Glasskube's
+// plan turns a solution's picks into steps in install order, with Glasskube's
 // outcome for each package, and refuses cycles.
-func (p *problem) plan(sol *solver.Solution, capEdges [][2]int) *Plan {
-	picks := p.picks(sol)
+func (p *problem) plan(picks []pick, capEdges [][2]int) *Plan {
 	c := p.chosenOf(picks)
 	order, cycles := p.installOrder(picks, c, capEdges)
 	plan := &Plan{Repos: map[string]string{}, Steps: []v1alpha1.PlanStep{}, UninstallOrder: []string{}}

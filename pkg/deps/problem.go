@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/deps/solver"
@@ -18,9 +19,9 @@ type node struct {
 	installed int // the index of the installed version, or -1
 	latest    int // the index of latestVersion, or -1
 	missing   string
-	neutral   solver.Set // the versions "no range" allows
-	// needed is neutral narrowed to the versions that provide the APIs the
-	// package was discovered for: what it may be, ranges aside.
+	// needed is what "no range" allows, narrowed to the versions that
+	// provide the APIs the package was discovered for: what it may be,
+	// ranges aside.
 	needed solver.Set
 }
 
@@ -224,8 +225,7 @@ func (p *problem) node(name string) int {
 	if inst == nil && (p.req.Policy.Skippable(name, n.requires()) || p.req.forced[name] != "") {
 		n.skip = len(n.cands)
 	}
-	n.neutral = p.mask(id, "")
-	n.needed = n.neutral
+	n.needed = p.mask(id, "")
 	p.restrict(id, n, inst)
 	return id
 }
@@ -378,10 +378,27 @@ func (r *Request) heldDeps(name, repo string) []v1alpha1.Dependency {
 	if inst.HasDeps {
 		return inst.Deps
 	}
+	if v := r.installedVersion(name, repo); v != nil {
+		return v.Deps
+	}
+	return nil
+}
+
+// needs reports whether the installed package name holds a range on dep.
+func (r *Request) needs(name, dep string) bool {
+	return slices.ContainsFunc(r.heldDeps(name, ""), func(d v1alpha1.Dependency) bool { return d.Package == dep })
+}
+
+// installedVersion returns the catalog's entry for the installed version of
+// a package (from repo; "": the only one), or nil when the package is not
+// installed or the catalog does not list that version.
+func (r *Request) installedVersion(name, repo string) *Version {
+	inst := r.Installed[name]
+	if inst == nil {
+		return nil
+	}
 	if pkg, _ := r.Catalog.Find(name, repo); pkg != nil {
-		if v := pkg.Version(inst.SemVer); v != nil {
-			return v.Deps
-		}
+		return pkg.Version(inst.SemVer)
 	}
 	return nil
 }

@@ -90,12 +90,13 @@ func Resolve(req Request) *Plan {
 		if fail != nil {
 			return &Plan{Results: p.failure(fail)}
 		}
-		edges, more, bad := p.capabilities(sol)
+		picks := p.picks(sol)
+		edges, more, bad := p.capabilities(picks, sol)
 		if result.List(bad).HasError() {
 			return &Plan{Results: bad}
 		}
 		if len(more) == 0 {
-			plan := p.plan(sol, edges)
+			plan := p.plan(picks, edges)
 			plan.Results = append(plan.Results, bad...)
 			plan.Search.Steps, plan.Search.Conflicts = sol.Steps, sol.Conflicts
 			return plan

@@ -24,7 +24,7 @@ func InstallRoots(installs []Install) []Root {
 // ownOutput reports whether an item is one resolve-deps wrote: it is not
 // package content to discover dependencies from.
 func ownOutput(h resourcelist.Header) bool {
-	return h.Is(porch.ConfigV1alpha1, porch.KindVariant) && h.Labels[v1alpha1.LabelResolvedPackage] != ""
+	return isType(h, porch.TypePackageVariant) && h.Labels[v1alpha1.LabelResolvedPackage] != ""
 }
 
 // DiscoveredRoots finds the catalog packages that provide the APIs the
@@ -140,7 +140,8 @@ func providers(cat *Catalog) providerIndex {
 					if res == "" {
 						res = Plural(a.Kind)
 					}
-					idx.byResource[[2]string{a.Group, res}] = append(idx.byResource[[2]string{a.Group, res}], name)
+					r := [2]string{a.Group, res}
+					idx.byResource[r] = append(idx.byResource[r], name)
 				}
 			}
 		}

@@ -10,12 +10,6 @@ import (
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-// Accepted functionConfig kinds.
-var (
-	KindPackageVariant = porch.TypePackageVariant
-	KindInjectConfig   = v1alpha1.TypeInjectConfig
-)
-
 // Selector chooses the object that fills an injection point.
 type Selector = v1alpha1.InjectionSelector
 
@@ -30,18 +24,21 @@ type Request struct {
 }
 
 // scope returns the namespace whose objects the request sees.
-func (r Request) scope() string {
-	if r.Namespace == "" {
+func (r Request) scope() string { return orDefault(r.Namespace) }
+
+// orDefault is the namespace ns stands for: "" is "default".
+func orDefault(ns string) string {
+	if ns == "" {
 		return v1alpha1.DefaultNamespace
 	}
-	return r.Namespace
+	return ns
 }
 
 // RequestFrom reads the request out of a functionConfig: a PackageVariant
 // (spec.injectors, scope metadata.namespace) or an InjectConfig (injectors,
 // namespace, objects). Problems come back as results, all of them.
 func RequestFrom(c *krmfn.Config) (Request, []result.Result) {
-	kind, ok, bad := c.Match(KindPackageVariant, KindInjectConfig)
+	kind, ok, bad := c.Match(porch.TypePackageVariant, v1alpha1.TypeInjectConfig)
 	if !ok {
 		return Request{}, []result.Result{bad}
 	}
@@ -50,7 +47,7 @@ func RequestFrom(c *krmfn.Config) (Request, []result.Result) {
 		rs   []result.Result
 		errs []decode.Error
 	)
-	if kind == KindPackageVariant {
+	if kind == porch.TypePackageVariant {
 		var pv porch.PackageVariant
 		rs = c.Decode(&pv, decode.Options{})
 		req.Injectors = pv.Spec.Injectors

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -100,7 +101,7 @@ func applies(s Selector, h resourcelist.Header) bool {
 // injectedField is the field a point takes from its source: data for a
 // core ConfigMap, spec for any other kind.
 func injectedField(h resourcelist.Header) fieldpath.Path {
-	if h.Group() == "" && h.Kind == "ConfigMap" {
+	if h.Group() == "" && h.Kind == v1alpha1.TypeConfigMap.Kind {
 		return fieldpath.Path{"data"}
 	}
 	return fieldpath.Path{"spec"}
@@ -114,7 +115,7 @@ var injectedPath = fieldpath.Path{"metadata", "annotations", kptfile.AnnotationI
 func (p *point) fill(o *Object) {
 	field := injectedField(p.h)
 	v := fieldpath.Lookup(o.Node, field)
-	if v == nil || yaml.IsMissingOrNull(v) {
+	if yaml.IsMissingOrNull(v) {
 		p.causes = append(p.causes, fmt.Sprintf("field %q not found in resource %q", field, o.Header.Name))
 		return
 	}

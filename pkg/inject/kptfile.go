@@ -71,18 +71,19 @@ func rootKptfile(rl *resourcelist.ResourceList) (*resourcelist.Item, []result.Re
 			kptfile.FileName).WithFile(kptfile.FileName, 0)}
 	}
 	var rs []result.Result
-	h := kfs[0].Header()
+	kf := kfs[0]
+	h := kf.Header()
 	for _, l := range []list{gates, conditions} {
-		parent := fieldpath.Lookup(kfs[0].Node(), fieldpath.Path{l.parent})
-		seq := fieldpath.Lookup(kfs[0].Node(), l.path())
+		parent := fieldpath.Lookup(kf.Node(), fieldpath.Path{l.parent})
+		seq := fieldpath.Lookup(kf.Node(), l.path())
 		switch {
-		case parent != nil && !yaml.IsMissingOrNull(parent) && parent.YNode().Kind != yaml.MappingNode:
-			rs = append(rs, kfs[0].Errorf(l.parent, "%s: %s: %s must be a mapping", h.Where(), h, l.parent))
-		case seq != nil && !yaml.IsMissingOrNull(seq) && seq.YNode().Kind != yaml.SequenceNode:
-			rs = append(rs, kfs[0].Errorf(l.path().String(), "%s: %s: %s must be a list", h.Where(), h, l.path()))
+		case !yaml.IsMissingOrNull(parent) && parent.YNode().Kind != yaml.MappingNode:
+			rs = append(rs, kf.Errorf(l.parent, "%s: %s: %s must be a mapping", h.Where(), h, l.parent))
+		case !yaml.IsMissingOrNull(seq) && seq.YNode().Kind != yaml.SequenceNode:
+			rs = append(rs, kf.Errorf(l.path().String(), "%s: %s: %s must be a list", h.Where(), h, l.path()))
 		}
 	}
-	return kfs[0], rs
+	return kf, rs
 }
 
 // record writes a condition per point into the Kptfile's status.conditions

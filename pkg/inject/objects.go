@@ -6,7 +6,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -21,12 +20,7 @@ type Object struct {
 }
 
 // namespace is the object's namespace, "default" when it names none.
-func (o *Object) namespace() string {
-	if o.Header.Namespace == "" {
-		return v1alpha1.DefaultNamespace
-	}
-	return o.Header.Namespace
-}
+func (o *Object) namespace() string { return orDefault(o.Header.Namespace) }
 
 // typeKey is an object's exact apiVersion and kind.
 type typeKey struct{ apiVersion, kind string }

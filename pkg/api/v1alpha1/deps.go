@@ -244,7 +244,7 @@ func (c *ResolveDeps) Validate() []decode.Error {
 			errs = append(errs, decode.Error{Path: fmt.Sprintf("environment[%d]", i), Msg: "must not be empty"})
 		}
 	}
-	if p := c.ClusterPrefix; p != "" && !dnsLabelChars(p) {
+	if p := c.ClusterPrefix; p != "" && !nameChars(p) {
 		errs = append(errs, decode.Error{Path: "clusterPrefix", Msg: fmt.Sprintf(
 			"%q must hold only lower-case letters, digits, '-' and '.' (it starts PackageVariant names)", p)})
 	}
@@ -301,7 +301,18 @@ func ParseOperation(s string) (Operation, error) {
 	return op, nil
 }
 
-func dnsLabelChars(s string) bool {
+// ValidName reports whether s can name a Kubernetes object such as the
+// PackageVariants resolve-deps writes: lower-case letters, digits, '-' and
+// '.', at most 253 characters, neither starting nor ending with '-' or '.'.
+func ValidName(s string) bool {
+	if s == "" || len(s) > 253 || !nameChars(s) {
+		return false
+	}
+	return s[0] != '-' && s[0] != '.' && s[len(s)-1] != '-' && s[len(s)-1] != '.'
+}
+
+// nameChars reports whether s holds only the characters of an object name.
+func nameChars(s string) bool {
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
 			return false

@@ -1,6 +1,12 @@
 package discover
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+)
 
 // builtin are the API groups every Kubernetes cluster serves: using them
 // needs no package. Groups served by add-ons that merely share the k8s.io
@@ -40,8 +46,8 @@ func Builtin(group string) bool { return builtin[group] }
 // its items configure tools and are never applied to a cluster.
 func Tooling(group string) bool {
 	switch group {
-	case "kpt.dev", "fn.kptkit.dev", "config.kubernetes.io", "kustomize.config.k8s.io":
+	case kptfile.Group, v1alpha1.Group, "config.kubernetes.io", "kustomize.config.k8s.io":
 		return true
 	}
-	return strings.HasSuffix(group, ".kpt.dev") && group != "porch.kpt.dev" && group != "config.porch.kpt.dev"
+	return strings.HasSuffix(group, "."+kptfile.Group) && group != porch.Group && group != porch.ConfigGroup
 }

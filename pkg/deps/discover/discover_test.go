@@ -88,9 +88,9 @@ func TestFind(t *testing.T) {
 			`ClusterRole/operator rules[3]: resource "networkinstances" of group ipam.resource.nephio.org`,
 		},
 		warns: []string{
-			`ClusterRole/operator rules[2]: apiGroups "*" names every API group: the packages it needs cannot be told, so it is not used for discovery`,
-			`ClusterRole/operator rules[3]: resources "*" of group "ipam.resource.nephio.org" names every resource: the packages it needs cannot be told, so it is not used for discovery`,
-			"Role/web/broken: cannot read its rules for discovery: rules: must be a list, not a mapping",
+			`warning: item 10: ClusterRole/operator rules[2]: apiGroups "*" names every API group: the packages it needs cannot be told, so it is not used for discovery`,
+			`warning: item 10: ClusterRole/operator rules[3]: resources "*" of group "ipam.resource.nephio.org" names every resource: the packages it needs cannot be told, so it is not used for discovery`,
+			"warning: item 11: Role/web/broken: cannot read its rules for discovery: rules: must be a list, not a mapping",
 		},
 	}, {
 		name:  "APIs only",
@@ -120,7 +120,7 @@ func TestFind(t *testing.T) {
 				gotNeeds = append(gotNeeds, s)
 			}
 			for _, r := range rs {
-				gotWarns = append(gotWarns, fmt.Sprintf("%s", r.Message[len("item 10: "):]))
+				gotWarns = append(gotWarns, string(r.Severity)+": "+r.Message)
 			}
 			if diff := cmp.Diff(tt.needs, gotNeeds); diff != "" {
 				t.Errorf("needs (-want +got):\n%s", diff)

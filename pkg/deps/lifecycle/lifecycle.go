@@ -87,10 +87,8 @@ func (p *Policy) Softened(capability, pkg string) string {
 	if p == nil {
 		return ""
 	}
-	for _, e := range p.Tuning {
-		if !e.Param && e.Req == capability && (e.Pkg == "" || e.Pkg == pkg) {
-			return strconv.Quote(e.String())
-		}
+	if e, ok := p.Tuning.CapabilityOptional(capability, pkg); ok {
+		return strconv.Quote(e.String())
 	}
 	if p.IsOptional(pkg) {
 		if len(p.Mandatory) > 0 {

@@ -139,7 +139,10 @@ func TestPolicy(t *testing.T) {
 
 func TestMandatory(t *testing.T) {
 	t.Parallel()
-	p, _ := lifecycle.New([]v1alpha1.Lifecycle{{Mandatory: []string{"gke"}, Optional: []string{"gke", "x"}}}, nil, true)
+	p, errs := lifecycle.New([]v1alpha1.Lifecycle{{Mandatory: []string{"gke"}, Optional: []string{"gke", "x"}}}, nil, true)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
 	got := []bool{p.IsOptional("gke"), p.IsOptional("x"), p.IsOptional("other")}
 	if diff := cmp.Diff([]bool{false, true, true}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -173,10 +176,16 @@ func TestTruthy(t *testing.T) {
 
 func TestLookup(t *testing.T) {
 	t.Parallel()
-	params := map[string]any{"a": map[string]any{"b.c": map[string]any{"d": 1}}, "a.x": 2}
-	for path, want := range map[string]any{"a.b.c.d": 1, "a.x": 2, "a.b": nil, "z": nil} {
-		got, _ := lifecycle.Lookup(params, path)
-		if !cmp.Equal(want, got) {
+	params := map[string]any{"a": map[string]any{"b.c": map[string]any{"d": 1}}, "a.x": 2, "n": nil}
+	type found struct {
+		Value any
+		Known bool
+	}
+	for path, want := range map[string]found{
+		"a.b.c.d": {1, true}, "a.x": {2, true}, "n": {nil, true}, "a.b": {nil, false}, "z": {nil, false}, "a.x.y": {nil, false},
+	} {
+		v, known := lifecycle.Lookup(params, path)
+		if got := (found{v, known}); !cmp.Equal(want, got) {
 			t.Errorf("Lookup(%q) = %v, want %v", path, got, want)
 		}
 	}
@@ -204,7 +213,7 @@ func FuzzTuning(f *testing.F) {
 				t.Fatalf("merge kept an eraser: %v", merged.Strings())
 			}
 		}
-		_ = merged.CapabilityOptional(a, b)
+		_, _ = merged.CapabilityOptional(a, b)
 		_ = merged.Conditions(b)
 	})
 }

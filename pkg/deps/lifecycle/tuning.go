@@ -105,12 +105,16 @@ func Merge(layers ...[]Entry) Tuning {
 	return t
 }
 
-// CapabilityOptional reports whether a missing capability is optional for
-// pkg: an entry `cap` or `cap:pkg`.
-func (t Tuning) CapabilityOptional(capability, pkg string) bool {
-	return slices.ContainsFunc(t, func(e Entry) bool {
+// CapabilityOptional returns the first entry that makes a missing
+// capability optional for pkg (`cap` or `cap:pkg`), and whether there is one.
+func (t Tuning) CapabilityOptional(capability, pkg string) (Entry, bool) {
+	i := slices.IndexFunc(t, func(e Entry) bool {
 		return !e.Param && e.Req == capability && (e.Pkg == "" || e.Pkg == pkg)
 	})
+	if i < 0 {
+		return Entry{}, false
+	}
+	return t[i], true
 }
 
 // Conditions returns the parameter paths pkg is deployed under: the

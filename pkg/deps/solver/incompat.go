@@ -30,12 +30,6 @@ func External(id int, terms ...Term) *Incompat {
 	return &Incompat{Terms: normalize(terms, -1), ID: id}
 }
 
-// Derived reports whether the solver learned the incompatibility.
-func (in *Incompat) Derived() bool { return in.ID == derivedID }
-
-// Causes returns the two incompatibilities a derived one was learned from.
-func (in *Incompat) Causes() (*Incompat, *Incompat) { return in.causes[0], in.causes[1] }
-
 // derive returns the incompatibility learned from a and b by resolution:
 // their terms, merged per package, without the positive root term.
 func derive(terms []Term, a, b *Incompat, root int) *Incompat {

@@ -15,7 +15,7 @@ func Minimize(size func(p int) int, root int, set []*Incompat, budget int) []*In
 	core := append([]*Incompat(nil), set...)
 	for i := 0; i < len(core); {
 		trial := append(append([]*Incompat(nil), core[:i]...), core[i+1:]...)
-		if clash(size, root, trial, budget) {
+		if Clash(size, root, trial, budget) {
 			core = trial
 			continue
 		}
@@ -27,10 +27,6 @@ func Minimize(size func(p int) int, root int, set []*Incompat, budget int) []*In
 // Clash reports whether the incompatibilities alone, in a closed world,
 // leave the root without a solution.
 func Clash(size func(p int) int, root int, set []*Incompat, budget int) bool {
-	return clash(size, root, set, budget)
-}
-
-func clash(size func(p int) int, root int, set []*Incompat, budget int) bool {
 	_, f := Solve(Problem{Source: closed{size}, Root: root, Incompats: set, Budget: budget})
 	return f != nil && !f.Exhausted
 }

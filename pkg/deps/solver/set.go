@@ -113,19 +113,6 @@ func (s Set) Disjoint(o Set) bool {
 	return true
 }
 
-// Equal reports whether s and o hold the same candidates.
-func (s Set) Equal(o Set) bool {
-	if len(s) != len(o) {
-		return false
-	}
-	for i := range s {
-		if s[i] != o[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Len returns the number of candidates in s.
 func (s Set) Len() int {
 	n := 0

@@ -171,6 +171,13 @@ func TestSolveSmallPigeonholeProvesFailure(t *testing.T) {
 	if sol != nil || f == nil || f.Exhausted {
 		t.Fatalf("Solve = %v, %v; want a proof that there is no solution", sol, f)
 	}
+	// Every constraint takes part: with any one left out, the pigeons fit.
+	want := "p0 needs h0:0; p0 needs h1:0; p0 needs h2:0; p1 needs h0:1; p1 needs h1:1; p1 needs h2:1; " +
+		"p2 needs h0:2; p2 needs h1:2; p2 needs h2:2; p3 needs h0:3; p3 needs h1:3; p3 needs h2:3; " +
+		"root needs p0; root needs p1; root needs p2; root needs p3"
+	if diff := cmp.Diff(want, w.explain(solver.Minimize(w.Size, 0, solver.Leaves(f.Cause), 0))); diff != "" {
+		t.Errorf("explanation (-want +got):\n%s", diff)
+	}
 }
 
 func TestSetOperations(t *testing.T) {

@@ -19,7 +19,6 @@ type world struct {
 	deps     [][][]string // by id, candidate: dependency specs
 	memo     map[string]*solver.Incompat
 	labels   map[*solver.Incompat]string
-	ids2     int
 }
 
 // newWorld reads lines "pkg@ver: dep, dep" (candidates in the order given,
