@@ -261,8 +261,8 @@ func stackDocuments(fsys fs.FS, file string) ([]*yaml.Node, error) {
 		if n.YNode().Kind != yaml.MappingNode {
 			continue
 		}
-		for k, v := range map[string]string{kptfile.AnnotationPath: file, kptfile.AnnotationIndex: strconv.Itoa(i)} {
-			if err := n.PipeE(yaml.SetAnnotation(k, v)); err != nil {
+		for _, a := range [...][2]string{{kptfile.AnnotationPath, file}, {kptfile.AnnotationIndex, strconv.Itoa(i)}} {
+			if err := n.PipeE(yaml.SetAnnotation(a[0], a[1])); err != nil {
 				return nil, fmt.Errorf("%s: document %d: %w", file, i, err)
 			}
 		}

@@ -186,8 +186,40 @@ func TestStackExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), "[\n  {\n    \"apiVersion\": \"influxdata.com/v2alpha1\",\n    \"kind\": \"Label\",") {
-		t.Errorf("export -o pkg.json did not write JSON:\n%s", b)
+	wantJSON := `[
+  {
+    "apiVersion": "influxdata.com/v2alpha1",
+    "kind": "Label",
+    "metadata": {
+      "name": "lucid_einstein"
+    },
+    "spec": {
+      "name": "label_1"
+    }
+  },
+  {
+    "apiVersion": "influxdata.com/v2alpha1",
+    "kind": "Bucket",
+    "metadata": {
+      "name": "pristine_noir",
+      "annotations": {
+        "team": "obs"
+      }
+    },
+    "spec": {
+      "name": "bucket_1",
+      "association": [
+        {
+          "kind": "Label",
+          "name": "lucid_einstein"
+        }
+      ]
+    }
+  }
+]
+`
+	if diff := cmp.Diff(wantJSON, string(b)); diff != "" {
+		t.Errorf("export -o pkg.json (-want +got):\n%s", diff)
 	}
 }
 
@@ -209,6 +241,18 @@ func TestStackConvert(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, out); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	target := filepath.Join(dir, "pkg.yaml")
+	out, stderr, code = runStackCmd(t, "convert", src, "-o", target)
+	if code != 0 || stderr != "" || out != "" {
+		t.Fatalf("convert -o: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	b, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("convert -o (-want +got):\n%s", diff)
 	}
 }
 
@@ -247,11 +291,11 @@ func TestStackErrors(t *testing.T) {
 func TestStackHelp(t *testing.T) {
 	t.Parallel()
 	out, _, code := runStackCmd(t, "--help")
-	if code != 0 || !strings.Contains(out, "kptkit stack show [--json | --table]") {
+	if code != 0 || !strings.Contains(out, "kptkit stack show [--json | --table]") || out != stackUsage {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	out, _, code = runStackCmd(t, "show", "-h")
-	if code != 0 || !strings.Contains(out, "kptkit stack export") {
+	if code != 0 || !strings.Contains(out, "kptkit stack export") || out != stackUsage {
 		t.Errorf("show -h: exit %d:\n%s", code, out)
 	}
 }

@@ -7,11 +7,14 @@ import (
 	"time"
 )
 
-// Flux duration units, longest first so that "ms" is not read as "m".
-var units = []struct {
+// unit is a Flux duration unit.
+type unit struct {
 	name string
 	d    time.Duration
-}{
+}
+
+// Flux duration units, longest first so that "ms" is not read as "m".
+var units = []unit{
 	{"mo", 30 * 24 * time.Hour},
 	{"ms", time.Millisecond},
 	{"us", time.Microsecond},
@@ -74,16 +77,14 @@ func ParseDuration(s string) (time.Duration, error) {
 
 var errOverflow = errors.New("out of range")
 
-func unitOf(s string) (struct {
-	name string
-	d    time.Duration
-}, bool) {
+// unitOf returns the unit s starts with.
+func unitOf(s string) (unit, bool) {
 	for _, u := range units {
 		if strings.HasPrefix(s, u.name) {
 			return u, true
 		}
 	}
-	return units[0], false
+	return unit{}, false
 }
 
 // duration reads a duration field; a missing or malformed one is zero, as

@@ -166,12 +166,12 @@ func newPackage(objs []Object) *pkg {
 	return p
 }
 
+// spec returns the object's spec (empty without a node).
+func (o Object) spec() value { return valueOf(o.Node.YNode()).field("spec") }
+
 // displayName is pkger's identity name: spec.name when set, else metadata.name.
 func displayName(o Object) string {
-	if o.Node == nil {
-		return o.Name
-	}
-	if s := valueOf(o.Node.YNode()).field("spec").ref("name").String(); s != "" {
+	if s := o.spec().ref("name").String(); s != "" {
 		return s
 	}
 	return o.Name
@@ -182,20 +182,14 @@ func (p *pkg) check(i int, o Object) []failure {
 	if bad := checkKind(o.Kind); bad != "" {
 		return []failure{{field: "kind", reason: bad}}
 	}
-	if d, ok := p.dupes[i]; ok {
-		// pkger stops at a name clash: the rest of the object is not read.
-		if d[0].field == "metadata.name" {
-			return d
-		}
-	}
-	var spec value
-	if o.Node != nil {
-		spec = valueOf(o.Node.YNode()).field("spec")
+	if d := p.dupes[i]; len(d) > 0 && d[0].field == "metadata.name" {
+		return d // pkger stops at a name clash: the rest of the object is not read
 	}
 	rule, ok := rules[o.Kind]
 	if !ok {
 		return nil // Check and NotificationEndpoint: pkger graphs only their concrete kinds
 	}
+	spec := o.spec()
 	out := append([]failure(nil), p.dupes[i]...)
 	out = append(out, rule(p, displayName(o), spec)...)
 	return append(out, p.associations(spec)...)

@@ -20,6 +20,9 @@ spec:
   color: "#eee888"
 `
 
+// arrayYAML is array.json as package YAML.
+const arrayYAML = labelYAML + "---\nkind: Bucket\nmetadata:\n  name: b\nspec:\n  retentionRules:\n  - type: expire\n    everySeconds: 3600\n  \"on\": \"yes\"\n  \"n\": \"3\"\n"
+
 var files = fstest.MapFS{
 	"array.json":  {Data: []byte(`[{"apiVersion": "influxdata.com/v2alpha1", "kind": "Label", "metadata": {"name": "label-1"}, "spec": {"color": "#eee888"}}, {"kind": "Bucket", "metadata": {"name": "b"}, "spec": {"retentionRules": [{"type": "expire", "everySeconds": 3600}], "on": "yes", "n": "3"}}]`)},
 	"object.json": {Data: []byte(`{"apiVersion": "influxdata.com/v2alpha1", "kind": "Label", "metadata": {"name": "label-1"}, "spec": {"color": "#eee888"}}`)},
@@ -44,7 +47,7 @@ func TestConvert(t *testing.T) {
 		file, want, err string
 	}{
 		{file: "object.json", want: labelYAML},
-		{file: "array.json", want: labelYAML + "---\nkind: Bucket\nmetadata:\n  name: b\nspec:\n  retentionRules:\n  - type: expire\n    everySeconds: 3600\n  \"on\": \"yes\"\n  \"n\": \"3\"\n"},
+		{file: "array.json", want: arrayYAML},
 		{file: "noext", want: ""},
 		{file: "multi.yaml", want: labelYAML + "---\nkind: Bucket\nmetadata: {name: b}\n"},
 		{file: "pkg.jsonnet", want: labelYAML + "---\n" + strings.ReplaceAll(labelYAML, "label-1", "label-2")},
@@ -129,8 +132,17 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y1, _ := pkgfile.EncodeYAML(nodes)
-	y2, _ := pkgfile.EncodeYAML(again)
+	y1, err := pkgfile.EncodeYAML(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y2, err := pkgfile.EncodeYAML(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(arrayYAML, string(y1)); diff != "" {
+		t.Errorf("array.json as YAML (-want +got):\n%s", diff)
+	}
 	if diff := cmp.Diff(string(y1), string(y2)); diff != "" {
 		t.Errorf("round trip changed the resources (-before +after):\n%s", diff)
 	}

@@ -74,7 +74,10 @@ func TestBigReapplyUnchanged(t *testing.T) {
 	}
 	t.Parallel()
 	env := krmtest.Env(krmtest.Clock, nil)
-	out, _ := krmfn.Process(stack.Function, bigPackage(900), env)
+	out, results := krmfn.Process(stack.Function, bigPackage(900), env)
+	if results.HasError() || len(results) == 0 || !strings.HasPrefix(results[0].Message, "created ") {
+		t.Fatalf("first apply results: %.300v", results)
+	}
 	again, results := krmfn.Process(stack.Function, out, env)
 	if len(results) != 1 || results[0].Message != "no changes" {
 		t.Fatalf("re-apply results: %v", results)

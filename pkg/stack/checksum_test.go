@@ -76,8 +76,15 @@ func TestChecksumAliasBomb(t *testing.T) {
 		s += fmt.Sprintf("%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
 		prev = name
 	}
-	if got := sum(t, s); len(got) != len("sha256:")+64 {
+	got := sum(t, s)
+	if len(got) != len("sha256:")+64 {
 		t.Errorf("checksum %q", got)
+	}
+	if again := sum(t, s); again != got {
+		t.Errorf("the checksum of a bounded walk is not stable: %s != %s", got, again)
+	}
+	if flat := sum(t, "kind: A\nmetadata: {name: x}\n"); flat == got {
+		t.Errorf("the aliased content did not count")
 	}
 }
 

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -64,8 +65,8 @@ func clock(now string, env krmfn.Env) (time.Time, error) {
 	if env.Getenv != nil {
 		if s := strings.TrimSpace(env.Getenv(EnvSourceDateEpoch)); s != "" {
 			secs, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || secs < 0 || secs > 253402300799 {
-				return time.Time{}, &clockError{value: s}
+			if err != nil || secs < 0 || secs > 253402300799 { // 9999-12-31T23:59:59Z
+				return time.Time{}, fmt.Errorf("%s=%q is not a number of seconds since 1970-01-01 (UTC) up to year 9999", EnvSourceDateEpoch, s)
 			}
 			return time.Unix(secs, 0).UTC(), nil
 		}
@@ -74,10 +75,4 @@ func clock(now string, env krmfn.Env) (time.Time, error) {
 		return time.Unix(0, 0).UTC(), nil
 	}
 	return env.Now().UTC(), nil
-}
-
-type clockError struct{ value string }
-
-func (e *clockError) Error() string {
-	return EnvSourceDateEpoch + "=" + strconv.Quote(e.value) + " is not a number of seconds since 1970-01-01 (UTC) up to year 9999"
 }

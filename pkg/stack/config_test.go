@@ -15,8 +15,8 @@ import (
 func TestOptionsFrom(t *testing.T) {
 	t.Parallel()
 	wall := time.Date(2030, 5, 6, 7, 8, 9, 0, time.FixedZone("CEST", 2*3600))
-	config := func(fields string) *krmfn.Config {
-		rl, err := resourcelist.Parse([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: fn.kptkit.dev/v1alpha1\n  kind: ApplyStack\n  metadata: {name: apply}\n" + fields))
+	config := func(kind, fields string) *krmfn.Config {
+		rl, err := resourcelist.Parse([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: fn.kptkit.dev/v1alpha1\n  kind: " + kind + "\n  metadata: {name: apply}\n" + fields))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,26 +27,38 @@ func TestOptionsFrom(t *testing.T) {
 		cfg  *krmfn.Config
 		env  krmfn.Env
 		want stack.Options
-		err  string
+		errs []string
 	}{
-		{"no config: the wall clock, in UTC", nil, krmtest.Env(wall, nil), stack.Options{Now: wall.UTC()}, ""},
+		{"no config: the wall clock, in UTC", nil, krmtest.Env(wall, nil), stack.Options{Now: wall.UTC()}, nil},
 		{"SOURCE_DATE_EPOCH", nil, krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": " 1767225600\n"}),
-			stack.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, ""},
-		{"now wins", config("  stack: prod\n  now: 2026-03-04T05:06:07+02:00\n"), krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "1"}),
-			stack.Options{Stack: "prod", Now: time.Date(2026, 3, 4, 3, 6, 7, 0, time.UTC)}, ""},
+			stack.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, nil},
+		{"now wins", config("ApplyStack", "  stack: prod\n  now: 2026-03-04T05:06:07+02:00\n"), krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "1"}),
+			stack.Options{Stack: "prod", Now: time.Date(2026, 3, 4, 3, 6, 7, 0, time.UTC)}, nil},
 		{"a bad SOURCE_DATE_EPOCH", nil, krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "-5"}),
-			stack.Options{Now: time.Time{}}, `SOURCE_DATE_EPOCH="-5" is not a number of seconds since 1970-01-01 (UTC) up to year 9999`},
-		{"no clock at all", nil, krmfn.Env{}, stack.Options{Now: time.Unix(0, 0).UTC()}, ""},
+			stack.Options{Now: time.Time{}}, []string{`SOURCE_DATE_EPOCH="-5" is not a number of seconds since 1970-01-01 (UTC) up to year 9999`}},
+		{"no clock at all", nil, krmfn.Env{}, stack.Options{Now: time.Unix(0, 0).UTC()}, nil},
+		{"every config problem at once", config("ApplyStack", "  stack: a b\n  now: yesterday\n  stak: x\n"), krmtest.Env(wall, nil),
+			stack.Options{Stack: "a b"}, []string{
+				`functionConfig ApplyStack/apply: stak: unknown field "stak" (did you mean "stack"?)`,
+				`functionConfig ApplyStack/apply: stack: stack name "a b" must not contain "/" or white space`,
+				`functionConfig ApplyStack/apply: now: "yesterday" is not an RFC 3339 time (e.g. 2026-01-02T03:04:05Z)`,
+			}},
+		{"another kind", config("ApplyStacks", ""), krmtest.Env(wall, nil), stack.Options{}, []string{
+			`functionConfig kind ApplyStacks (apiVersion "fn.kptkit.dev/v1alpha1") is not supported: accepted kinds are ApplyStack (fn.kptkit.dev/v1alpha1)`,
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got, rs := stack.OptionsFrom(tc.cfg, tc.env)
-			var msg string
-			if len(rs) > 0 {
-				msg = rs[0].Message
+			var errs []string
+			for _, r := range rs {
+				errs = append(errs, r.Message)
 			}
-			if diff := cmp.Diff(tc.want, got); diff != "" || msg != tc.err {
-				t.Errorf("options (-want +got):\n%s\nerror %q, want %q", diff, msg, tc.err)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.errs, errs); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
 			}
 		})
 	}

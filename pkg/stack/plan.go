@@ -32,8 +32,9 @@ func (c Change) Message() string {
 }
 
 // Plan compares the record with the package's resources (entries without
-// ids, in package order) and returns the new record and the changes. With
-// no change it returns the record as it was: reordering is not a change.
+// ids, each identity once, in package order) and returns the new record and
+// the changes. With no change it returns the record as it was: reordering is
+// not a change.
 func Plan(old v1alpha1.StackStatus, rs []v1alpha1.StackResource, name string, now time.Time) (v1alpha1.StackStatus, []Change) {
 	res := make([]*resource, len(rs))
 	for i, e := range rs {
@@ -42,7 +43,11 @@ func Plan(old v1alpha1.StackStatus, rs []v1alpha1.StackResource, name string, no
 	return plan(old, res, name, now)
 }
 
+// plan is Plan over the resources collect read; their identities are
+// unique.
 func plan(old v1alpha1.StackStatus, rs []*resource, name string, now time.Time) (v1alpha1.StackStatus, []Change) {
+	// before holds the recorded entries not (yet) found in the package: what
+	// is left of it after the loop is deleted.
 	before := make(map[string]v1alpha1.StackResource, len(old.Resources))
 	for _, e := range old.Resources {
 		before[e.Key()] = e
@@ -50,24 +55,25 @@ func plan(old v1alpha1.StackStatus, rs []*resource, name string, now time.Time) 
 	var (
 		changes []Change
 		next    = make([]v1alpha1.StackResource, len(rs))
-		current = make(map[string]bool, len(rs))
 	)
 	for i, r := range rs {
-		current[r.key] = true
-		e, ok := before[r.key]
 		next[i] = r.entry
-		switch detail, changed := diff(e, r.entry); {
-		case !ok:
+		e, ok := before[r.key]
+		if !ok {
 			changes = append(changes, Change{Verb: "created", Entry: r.entry, res: r, pos: i})
-		case changed:
-			next[i].ID = e.ID
-			changes = append(changes, Change{Verb: "updated", Entry: next[i], Detail: detail, res: r, pos: i})
-		default:
-			next[i] = e
+			continue
 		}
+		delete(before, r.key)
+		detail, changed := diff(e, r.entry)
+		if !changed {
+			next[i] = e
+			continue
+		}
+		next[i].ID = e.ID
+		changes = append(changes, Change{Verb: "updated", Entry: next[i], Detail: detail, res: r, pos: i})
 	}
 	for _, e := range old.Resources {
-		if !current[e.Key()] {
+		if _, gone := before[e.Key()]; gone {
 			changes = append(changes, Change{Verb: "deleted", Entry: e})
 		}
 	}
@@ -121,13 +127,15 @@ func stamp(old v1alpha1.StackStatus, resources []v1alpha1.StackResource, name st
 	}
 	used := make(map[string]bool, len(resources))
 	for _, r := range resources {
-		used[r.ID] = r.ID != ""
+		if r.ID != "" {
+			used[r.ID] = true
+		}
 	}
+	rev := string(binary.AppendUvarint(nil, uint64(st.Revision)))
 	for i, r := range resources {
 		if r.ID != "" {
 			continue
 		}
-		rev := string(binary.AppendUvarint(nil, uint64(st.Revision)))
 		for attempt := 0; ; attempt++ {
 			id := newID(st.StackID, rev, r.Key(), string(rune(attempt)))
 			if !used[id] {
@@ -142,10 +150,11 @@ func stamp(old v1alpha1.StackStatus, resources []v1alpha1.StackResource, name st
 
 // newID derives an id, 16 lowercase hex digits, from its parts.
 func newID(parts ...string) string {
-	h := sha256.New()
+	var b []byte
 	for _, p := range parts {
-		h.Write(binary.AppendUvarint(nil, uint64(len(p))))
-		h.Write([]byte(p))
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }

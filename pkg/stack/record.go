@@ -33,7 +33,7 @@ type target struct {
 
 // findTarget picks the Stack to record into and reads it.
 func findTarget(rl *resourcelist.ResourceList, want string) (*target, []result.Result) {
-	stacks := rl.Select(func(h resourcelist.Header) bool { return IsStack(h) && (want == "" || h.Name == want) })
+	stacks := stacksNamed(rl, want)
 	switch {
 	case len(stacks) > 1 && want != "":
 		return nil, []result.Result{stacks[1].Errorf("metadata.name", "%s: there are %d Stacks named %q (%s): keep one",
@@ -51,6 +51,13 @@ func findTarget(rl *resourcelist.ResourceList, want string) (*target, []result.R
 	return &target{name: name, path: newPath(rl, name)}, nil
 }
 
+// stacksNamed returns the package's Stacks named name, or all of them when
+// name is empty.
+func stacksNamed(rl *resourcelist.ResourceList, name string) []*resourcelist.Item {
+	return rl.Select(func(h resourcelist.Header) bool { return IsStack(h) && (name == "" || h.Name == name) })
+}
+
+// list names items for messages: `stack.yaml: Stack/s1, ...`.
 func list(items []*resourcelist.Item) string {
 	var parts []string
 	for _, it := range items {
@@ -91,7 +98,7 @@ func readTarget(it *resourcelist.Item) (*target, []result.Result) {
 	}
 	errs = append(errs, decode.Into(it.Node().YNode(), &t.record, decode.Options{KnownFields: true}, "")...)
 	for _, e := range t.record.Validate() {
-		if !slices.ContainsFunc(errs, func(d decode.Error) bool { return d.Path == e.Path || strings.HasPrefix(e.Path, d.Path+".") }) {
+		if !slices.ContainsFunc(errs, func(d decode.Error) bool { return within(e.Path, d.Path) }) {
 			errs = append(errs, e)
 		}
 	}

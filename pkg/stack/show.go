@@ -13,13 +13,14 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/pkgfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
 // Read returns the package's Stack: the one named name, or its only one.
 func Read(rl *resourcelist.ResourceList, name string) (v1alpha1.Stack, error) {
-	stacks := rl.Select(func(h resourcelist.Header) bool { return IsStack(h) && (name == "" || h.Name == name) })
+	stacks := stacksNamed(rl, name)
 	switch {
 	case len(stacks) == 0 && name != "":
 		return v1alpha1.Stack{}, fmt.Errorf("the package has no Stack named %q", name)
@@ -141,16 +142,17 @@ func Export(rl *resourcelist.ResourceList, enc pkgfile.Encoding) ([]byte, error)
 
 // clean drops the bookkeeping annotations, and annotations left empty.
 func clean(n *yaml.RNode) error {
-	for a := range n.GetAnnotations() {
+	annotations := fieldpath.Path{"metadata", "annotations"}
+	for _, a := range fieldpath.Keys(fieldpath.Lookup(n, annotations)) {
 		if !kptfile.IsBookkeeping(a) {
 			continue
 		}
-		if err := n.PipeE(yaml.ClearAnnotation(a)); err != nil {
+		if err := fieldpath.Remove(n, annotations.Child(a)); err != nil {
 			return err
 		}
 	}
-	if a := n.GetAnnotations(); len(a) == 0 {
-		return n.PipeE(yaml.Lookup("metadata"), yaml.Clear("annotations"))
+	if len(fieldpath.Keys(fieldpath.Lookup(n, annotations))) == 0 {
+		return fieldpath.Remove(n, annotations)
 	}
 	return nil
 }

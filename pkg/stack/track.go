@@ -76,7 +76,7 @@ func read(it *resourcelist.Item, c *canon) (*resource, []result.Result) {
 	if len(rs) > 0 {
 		return nil, rs
 	}
-	links, bad := readLinks(it)
+	links, bad := readLinks(it, h)
 	return &resource{
 		item:  it,
 		h:     h,
@@ -124,14 +124,14 @@ func root(h resourcelist.Header) int {
 // "nmae") gets a "did you mean".
 func nameHint(n *yaml.RNode) string {
 	for _, k := range fieldpath.Keys(n) {
-		if suggest.Closest(k, []string{"metadata"}) != "" {
-			return fmt.Sprintf(`: found %q (did you mean "metadata"?)`, k)
+		if hint := suggest.Hint(k, []string{"metadata"}); hint != "" {
+			return fmt.Sprintf(": found %q%s", k, hint)
 		}
 	}
 	md := fieldpath.Lookup(n, fieldpath.Path{"metadata"})
 	for _, k := range fieldpath.Keys(md) {
-		if suggest.Closest(k, []string{"name"}) != "" {
-			return fmt.Sprintf(`: found metadata.%s (did you mean "name"?)`, k)
+		if hint := suggest.Hint(k, []string{"name"}); hint != "" {
+			return fmt.Sprintf(": found metadata.%s%s", k, hint)
 		}
 	}
 	if v := fieldpath.Lookup(md, fieldpath.Path{"name"}); v != nil && !yaml.IsMissingOrNull(v) {
@@ -140,41 +140,40 @@ func nameHint(n *yaml.RNode) string {
 	return ""
 }
 
-// readLinks reads an item's associations: spec.associations (or
-// spec.association), a list of {kind, name}.
-func readLinks(it *resourcelist.Item) ([]link, []result.Result) {
-	h := it.Header()
+// readLinks reads an item's associations (h is its header):
+// spec.associations (or spec.association), a list of {kind, name}.
+func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.Result) {
 	spec := fieldpath.Lookup(it.Node(), fieldpath.Path{"spec"})
 	if spec == nil || spec.YNode().Kind != yaml.MappingNode {
 		return nil, nil
 	}
 	plural, singular := fieldpath.Lookup(spec, fieldpath.Path{"associations"}), fieldpath.Lookup(spec, fieldpath.Path{"association"})
-	field, list := "spec.associations", plural
+	field, entries := "spec.associations", plural
 	switch {
 	case plural != nil && singular != nil:
 		return nil, []result.Result{it.Errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", h.Where(), name(h))}
 	case plural == nil:
-		field, list = "spec.association", singular
+		field, entries = "spec.association", singular
 	}
-	if list == nil || yaml.IsMissingOrNull(list) {
+	if entries == nil || yaml.IsMissingOrNull(entries) {
 		return nil, nil
 	}
-	if list.YNode().Kind != yaml.SequenceNode {
+	if entries.YNode().Kind != yaml.SequenceNode {
 		return nil, []result.Result{it.Errorf(field, "%s: %s: %s must be a list of {kind, name}", h.Where(), name(h), field)}
 	}
 	var (
 		out []link
 		rs  []result.Result
 	)
-	for i, e := range list.YNode().Content {
+	for i, e := range entries.YNode().Content {
+		entry := yaml.NewRNode(e)
 		l := link{field: fmt.Sprintf("%s[%d]", field, i)}
-		kind, okKind := fieldpath.String(yaml.NewRNode(e), fieldpath.Path{"kind"})
-		ref, okName := fieldpath.String(yaml.NewRNode(e), fieldpath.Path{"name"})
-		if e.Kind != yaml.MappingNode || !okKind || !okName || kind == "" || ref == "" {
+		l.kind, _ = fieldpath.String(entry, fieldpath.Path{"kind"}) // "" unless e is a mapping with a kind
+		l.name, _ = fieldpath.String(entry, fieldpath.Path{"name"})
+		if l.kind == "" || l.name == "" {
 			rs = append(rs, it.Errorf(l.field, "%s: %s: %s must be a mapping with a kind and a name", h.Where(), name(h), l.field))
 			continue
 		}
-		l.kind, l.name = kind, ref
 		out = append(out, l)
 	}
 	return out, rs

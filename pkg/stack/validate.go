@@ -70,7 +70,7 @@ func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
 			seen[a] = true
 			if msg == "" {
 				r.entry.Associations = append(r.entry.Associations, a)
-			} else if !isCovered(covered[r], l.field) {
+			} else if !slices.ContainsFunc(covered[r], func(f string) bool { return within(f, l.field) }) {
 				out = append(out, r.item.Errorf(l.field, msg, r.h.Where(), name(r.h), a))
 			}
 		}
@@ -106,8 +106,10 @@ func filter(rs []*resource, keep func(*resource) bool) []*resource {
 	return out
 }
 
-func isCovered(fields []string, field string) bool {
-	return slices.ContainsFunc(fields, func(f string) bool { return f == field || strings.HasPrefix(f, field+".") })
+// within reports whether the field path is parent or below it:
+// spec.associations[0].kind is within spec.associations[0].
+func within(path, parent string) bool {
+	return path == parent || strings.HasPrefix(path, parent+".")
 }
 
 func compareAssociations(a, b v1alpha1.StackAssociation) int {
