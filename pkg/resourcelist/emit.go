@@ -60,7 +60,7 @@ func emittable(n *yaml.Node, depth int) bool {
 		}
 		return true
 	case yaml.ScalarNode:
-		return !strings.ContainsAny(n.Value, "\n\r") && coreTag(n.Tag)
+		return strings.IndexByte(n.Value, '\n') < 0 && strings.IndexByte(n.Value, '\r') < 0 && coreTag(n.Tag)
 	}
 	return false
 }
@@ -221,7 +221,7 @@ func needsQuotes(v string) bool {
 // and read back as the same string: a conservative subset of what YAML
 // allows (characters, first character, indicators, spaces).
 func plainSafe(v string) bool {
-	if v == "" || v[0] == ' ' || v[len(v)-1] == ' ' || !printableASCII(v) ||
+	if v == "" || v[0] == ' ' || v[len(v)-1] == ' ' || v[len(v)-1] == ':' ||
 		strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
 		return false
 	}
@@ -230,10 +230,16 @@ func plainSafe(v string) bool {
 	default:
 		return false
 	}
-	if v[len(v)-1] == ':' || strings.Contains(v, ": ") || strings.Contains(v, " #") {
-		return false
+	// One pass: printable ASCII (no tab), no ": ", no " #".
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c < 0x20 || c > 0x7e:
+			return false
+		case c == ':' && i+1 < len(v) && v[i+1] == ' ', c == '#' && i > 0 && v[i-1] == ' ':
+			return false
+		}
 	}
-	return !strings.ContainsAny(v, "\t")
+	return true
 }
 
 // resolveTag returns the tag a plain v is read with: !!str, or !!int,

@@ -25,21 +25,29 @@ const (
 // Edit before changing it, so that the ResourceList knows to write it anew
 // (an item that is not edited is written out as its original bytes).
 type Item struct {
-	node  *yaml.RNode
-	pos   int    // position in the input, -1 for a new item
-	raw   []byte // original text of the item, nil when unknown
-	snap  []byte // encoding of the node when Edit was first called
-	guard []byte // encoding of the node when Guard was called (tests)
+	node  *yaml.RNode // nil for an item added final, until it is read
+	pos   int         // position in the input, -1 for a new item
+	raw   []byte      // original text of the item, nil when unknown
+	enc   []byte      // an item added final: its entry in the list, until it is edited
+	snap  []byte      // encoding of the node when Edit was first called
+	guard []byte      // encoding of the node when Guard was called (tests)
 	state itemState
 	hdr   *Header
 }
 
 // Node returns the item's parsed YAML for reading. Use Edit to change it.
-func (it *Item) Node() *yaml.RNode { return it.node }
+func (it *Item) Node() *yaml.RNode {
+	if it.node == nil {
+		it.node = yaml.NewRNode(decodeEntry(it.enc))
+	}
+	return it.node
+}
 
 // Edit returns the item's YAML for changing. The item is written anew only if
 // its content really differs when the ResourceList is written.
 func (it *Item) Edit() *yaml.RNode {
+	it.Node()
+	it.enc = nil // written from its node from now on
 	if it.state == stateKept {
 		it.snap = encodeNode(it.node.YNode())
 		it.state = stateEdited
@@ -50,7 +58,7 @@ func (it *Item) Edit() *yaml.RNode {
 
 // Header returns the item's identity and the annotations functions select by.
 func (it *Item) Header() Header {
-	if it.hdr == nil || it.state == stateEdited || it.state == stateAdded {
+	if it.hdr == nil || it.state == stateEdited || (it.state == stateAdded && it.enc == nil) {
 		h := readHeader(it.node, it.pos)
 		it.hdr = &h
 	}
@@ -226,7 +234,7 @@ func readMetadata(md *yaml.Node, h *Header) {
 
 // scalarValue returns a non-null scalar's value, or "".
 func scalarValue(n *yaml.Node) string {
-	if n.Kind != yaml.ScalarNode || n.Tag == yaml.NodeTagNull {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == yaml.NodeTagNull {
 		return ""
 	}
 	return n.Value

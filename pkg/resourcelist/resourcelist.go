@@ -30,6 +30,7 @@ type ResourceList struct {
 	fnConfig  *yaml.RNode
 	results   result.List
 	oldResult []*yaml.Node // results the input already held
+	enc       Encoder      // AppendFinal's
 }
 
 // Parse reads a ResourceList. It fails only when the input is not YAML or not
@@ -117,14 +118,121 @@ func (rl *ResourceList) Len() int {
 // Append adds a new item at the end of the list. A non-empty path is set as
 // the item's config.kubernetes.io/path annotation unless it has one.
 func (rl *ResourceList) Append(n *yaml.RNode, path string) (*Item, error) {
-	if path != "" && n.GetAnnotations()[kptfile.AnnotationPath] == "" {
-		if err := n.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, path)); err != nil {
-			return nil, fmt.Errorf("cannot set the path of a new item: %w", err)
-		}
+	if err := setPath(n, path); err != nil {
+		return nil, err
 	}
 	it := &Item{node: n, pos: -1, state: stateAdded}
 	rl.items = append(rl.items, it)
 	return it, nil
+}
+
+// setPath sets a new item's path annotation, unless path is empty or the
+// item has one.
+func setPath(n *yaml.RNode, path string) error {
+	if path != "" && annotation(n.YNode(), kptfile.AnnotationPath) == "" {
+		if err := n.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, path)); err != nil {
+			return fmt.Errorf("cannot set the path of a new item: %w", err)
+		}
+	}
+	return nil
+}
+
+// AppendFinal adds a new item, like Append, that its maker is done with: the
+// list keeps none of n's nodes, which the maker may reuse. It keeps the
+// item's text, encoded now: a function adding thousands of items holds their
+// bytes instead of their trees. Node parses the text again if someone reads
+// the item; Edit makes it an item written from its nodes. An item with
+// comments or flow style (one the plain emitter does not write) is kept as a
+// copy of its nodes instead: its text might not read back the same.
+func (rl *ResourceList) AppendFinal(n *yaml.RNode, path string) (*Item, error) {
+	f, err := rl.enc.Final(n, path)
+	if err != nil {
+		return nil, err
+	}
+	return rl.AddFinal(f), nil
+}
+
+// AddFinal adds an item an Encoder made final, at the end of the list.
+func (rl *ResourceList) AddFinal(f Final) *Item {
+	it := &Item{pos: -1, state: stateAdded, enc: f.enc}
+	if f.enc == nil {
+		it.node = yaml.NewRNode(f.node)
+	} else {
+		h := f.hdr
+		it.hdr = &h
+	}
+	rl.items = append(rl.items, it)
+	return it
+}
+
+// Final is a new item encoded by an Encoder, for AddFinal.
+type Final struct {
+	enc  []byte     // its entry in the list; nil when kept as nodes
+	node *yaml.Node // a copy of its nodes, when not encoded
+	hdr  Header
+}
+
+// Encoder makes new items final (see AppendFinal) away from the list, so
+// that a function can encode many at once: one Encoder per goroutine.
+type Encoder struct {
+	scratch bytes.Buffer // where items are encoded
+	arena   []byte       // where their encodings are kept, end to end
+}
+
+// Final sets the item's path as Append does and encodes it; n's nodes are
+// free for reuse when it returns.
+func (e *Encoder) Final(n *yaml.RNode, path string) (Final, error) {
+	if err := setPath(n, path); err != nil {
+		return Final{}, err
+	}
+	y := n.YNode()
+	quoteAmbiguous(y)
+	b := &e.scratch
+	b.Reset()
+	b.WriteString("- ")
+	if y.Kind != yaml.MappingNode || !emittable(y, 0) || !(&emitter{b: b}).node(y, 2, true) {
+		return Final{node: yaml.CopyYNode(y)}, nil
+	}
+	return Final{enc: e.keep(b.Bytes()), hdr: readHeader(n, -1)}, nil
+}
+
+// arenaSize is the size of the blocks an Encoder keeps encodings in.
+const arenaSize = 256 << 10
+
+// keep copies an encoding into the arena: thousands of items' text in a few
+// blocks, not in thousands of growing buffers.
+func (e *Encoder) keep(enc []byte) []byte {
+	if len(enc) > cap(e.arena)-len(e.arena) {
+		e.arena = make([]byte, 0, max(arenaSize, len(enc)))
+	}
+	start := len(e.arena)
+	e.arena = append(e.arena, enc...)
+	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+// annotation returns the value of an item's annotation, or "".
+func annotation(n *yaml.Node, key string) string {
+	md := mappingValue(n, "metadata")
+	if md == nil {
+		return ""
+	}
+	if a := mappingValue(md, "annotations"); a != nil {
+		return scalarValue(mappingValue(a, key))
+	}
+	return ""
+}
+
+// mappingValue returns the value of key in mapping m, or nil.
+func mappingValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Delete removes the item from the output.

@@ -44,6 +44,11 @@ func (rl *ResourceList) layout() *layout {
 			return l
 		}
 	}
+	// A lone carriage return breaks lines for YAML but not here: the
+	// parser's line numbers would not be these lines.
+	if cr := bytes.Count(rl.src, []byte("\r")); cr > 0 && cr != bytes.Count(rl.src, []byte("\r\n")) {
+		return l
+	}
 	prev := 0
 	c := rl.doc.Content
 	for i := 0; i+1 < len(c); i += 2 {
@@ -125,6 +130,7 @@ func (rl *ResourceList) Write() ([]byte, error) {
 		return rl.writeAnew()
 	}
 	var b bytes.Buffer
+	b.Grow(len(rl.src) + rl.encodedSize())
 	first := len(l.lines) + 1
 	if len(l.keys) > 0 {
 		first = l.keys[0].line
@@ -165,7 +171,14 @@ func (rl *ResourceList) writeItems(b *bytes.Buffer, l *layout, keyLine, end int)
 	writeLines(b, l.lines[keyLine-1:l.dash[0]-1])
 	for i, it := range rl.items {
 		if it.pos < 0 {
-			if err := rl.writeItem(b, it.node.YNode(), l.seqCol, 0); err != nil {
+			if it.state == stateDeleted {
+				continue
+			}
+			if it.enc != nil && l.seqCol == 1 {
+				b.Write(it.enc)
+				continue
+			}
+			if err := rl.writeItem(b, it.Node().YNode(), l.seqCol, 0); err != nil {
 				return err
 			}
 			continue
@@ -201,6 +214,10 @@ func (rl *ResourceList) writeItemsAnew(b *bytes.Buffer) error {
 		if it.state == stateDeleted {
 			continue
 		}
+		if it.enc != nil {
+			b.Write(it.enc)
+			continue
+		}
 		if err := rl.writeItem(b, it.node.YNode(), 1, 0); err != nil {
 			return err
 		}
@@ -215,9 +232,9 @@ func (rl *ResourceList) liveNodes() []*yaml.Node {
 			continue
 		}
 		if !rl.unchanged(it) {
-			quoteAmbiguous(it.node.YNode())
+			quoteAmbiguous(it.Node().YNode())
 		}
-		out = append(out, it.node.YNode())
+		out = append(out, it.Node().YNode())
 	}
 	return out
 }
@@ -275,6 +292,36 @@ func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHe
 	}
 	b.WriteByte('\n')
 	return nil
+}
+
+// encodedSize is the size of the items added final, as written.
+func (rl *ResourceList) encodedSize() int {
+	n := 0
+	for _, it := range rl.items {
+		n += len(it.enc)
+	}
+	return n
+}
+
+// decodeEntry parses an item added final from its entry in the list ("- "
+// and the item indented by two). The text is this package's own encoding of
+// a node that encoded without error: it parses.
+func decodeEntry(entry []byte) *yaml.Node {
+	var b bytes.Buffer
+	b.Grow(len(entry))
+	for i, line := range bytes.SplitAfter(entry, []byte("\n")) {
+		if i == 0 {
+			line = bytes.TrimPrefix(line, []byte("- "))
+		} else {
+			line = bytes.TrimPrefix(line, []byte("  "))
+		}
+		b.Write(line)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Content) != 1 {
+		panic(fmt.Sprintf("resourcelist: an item added final does not parse back: %v", err))
+	}
+	return doc.Content[0]
 }
 
 func writeLines(b *bytes.Buffer, lines [][]byte) {
