@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
@@ -40,7 +41,9 @@ var (
 // concurrent use.
 type Env struct {
 	env       *cel.Env
+	vars      map[string]bool
 	costLimit uint64
+	bound     uint64 // 0: the values' sizes are not known
 	cache     map[string]compiled
 }
 
@@ -52,6 +55,7 @@ type compiled struct {
 // NewEnv returns an environment declaring vars, with the strings extension
 // and Porch's options (homogeneous aggregate literals, UTC by default).
 func NewEnv(costLimit uint64, vars ...Var) (*Env, error) {
+	declared := map[string]bool{}
 	opts := []cel.EnvOption{
 		cel.HomogeneousAggregateLiterals(),
 		cel.EagerlyValidateDeclarations(true),
@@ -61,12 +65,13 @@ func NewEnv(costLimit uint64, vars ...Var) (*Env, error) {
 	}
 	for _, v := range vars {
 		opts = append(opts, cel.Variable(v.Name, v.Type))
+		declared[v.Name] = true
 	}
 	env, err := cel.NewEnv(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot create the CEL environment: %w", err)
 	}
-	return &Env{env: env, costLimit: costLimit, cache: map[string]compiled{}}, nil
+	return &Env{env: env, vars: declared, costLimit: costLimit, cache: map[string]compiled{}}, nil
 }
 
 // Compile returns the program of expr, compiling it on first use. The
@@ -99,7 +104,63 @@ func (e *Env) compile(expr string) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the program: %w", err)
 	}
-	return &Program{prg: prg, limit: e.costLimit}, nil
+	p := &Program{ast: ast, prg: prg, limit: e.costLimit}
+	e.prove(p)
+	return p, nil
+}
+
+// Bound declares that no value the programs will see, nor anything inside
+// one, is larger than n: no string longer than n characters, no list or map
+// with more than n entries. Every program, compiled before or after, whose
+// worst-case cost over such values is within a tenth of the cost limit then
+// runs without counting its cost. n = 0 withdraws the bound.
+//
+// Values larger than the bound void the guarantee: pass the size of
+// whatever the values are made from (the input they were read from).
+func (e *Env) Bound(n uint64) {
+	e.bound = n
+	for _, c := range e.cache {
+		if c.prog != nil {
+			e.prove(c.prog)
+		}
+	}
+}
+
+// prove gives p a program that does not count its cost when CEL's estimate
+// of its worst case, over values no larger than the bound, is within a tenth
+// of the limit. The margin covers the few constant costs the estimate and
+// the evaluation count differently (a field of a dyn value, for one).
+func (e *Env) prove(p *Program) {
+	p.fast = nil
+	if e.bound == 0 {
+		return
+	}
+	est, err := e.env.EstimateCost(p.ast, sizes{bound: e.bound, vars: e.vars})
+	if err != nil || est.Max > e.costLimit/10 {
+		return
+	}
+	if fast, err := e.env.Program(p.ast, cel.EvalOptions(cel.OptOptimize)); err == nil {
+		p.fast = fast
+	}
+}
+
+// sizes estimates the size of a variable's value, or of a value inside one,
+// as the bound; anything else (what an expression computes) is left to CEL,
+// which derives it or, failing that, assumes the worst.
+type sizes struct {
+	bound uint64
+	vars  map[string]bool
+}
+
+func (s sizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if path := n.Path(); len(path) > 0 && s.vars[path[0]] {
+		return &checker.SizeEstimate{Min: 0, Max: s.bound}
+	}
+	return nil
+}
+
+func (sizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
 }
 
 // issuesError joins CEL's issues on one line each: `1:5: Syntax error: …`.
@@ -114,13 +175,23 @@ func issuesError(iss *cel.Issues) error {
 
 // Program is a compiled expression.
 type Program struct {
-	prg   cel.Program
+	ast   *cel.Ast
+	prg   cel.Program // counts the cost and stops at the limit
+	fast  cel.Program // does not count; nil unless proven within the limit
 	limit uint64
 }
 
+// Counted reports whether evaluations count their cost as they run: true
+// unless the Env's bound proves the program within the limit.
+func (p *Program) Counted() bool { return p.fast == nil }
+
 // Eval runs the program over the variables' values and returns its string.
 func (p *Program) Eval(vars interpreter.Activation) (string, error) {
-	val, _, err := p.prg.Eval(vars)
+	prg := p.prg
+	if p.fast != nil {
+		prg = p.fast
+	}
+	val, _, err := prg.Eval(vars)
 	if err != nil {
 		return "", evalError(err, p.limit)
 	}

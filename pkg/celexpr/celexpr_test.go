@@ -59,16 +59,76 @@ func TestEval(t *testing.T) {
 			wantErr: "evaluation exceeded the cost limit of 1000000",
 		},
 	}
-	env := newEnv(t)
+	// The same results whether the values' sizes are known (programs that
+	// provably stay within the limit do not count their cost) or not.
+	for _, bound := range []uint64{0, varsBound} {
+		env := newEnv(t)
+		env.Bound(bound)
+		for _, tt := range tests {
+			got, err := eval(env, tt.expr)
+			switch {
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("bound %d: %s: error %v, want one containing %q", bound, tt.expr, err, tt.wantErr)
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("bound %d: %s: %v", bound, tt.expr, err)
+			case got != tt.want:
+				t.Errorf("bound %d: %s = %q, want %q", bound, tt.expr, got, tt.want)
+			}
+		}
+	}
+}
+
+// varsBound is the size of the largest value in vars: "us-east1".
+const varsBound = 8
+
+// Which programs count their cost: none proven without a bound; with one,
+// those whose worst case over values that large is well within the limit.
+func TestCounted(t *testing.T) {
+	t.Parallel()
+	nested := "[1,2,3,4,5,6,7,8,9,10].map(a, [1,2,3,4,5,6,7,8,9,10].map(b, [1,2,3,4,5,6,7,8,9,10].map(c, string(a + b + c))))[0][0][0]"
+	tests := []struct {
+		expr  string
+		bound uint64
+		want  bool
+	}{
+		{"name", 0, true},
+		{"name", varsBound, false},
+		{"object.labels['region'] + '-endpoints'", varsBound, false},
+		{"'%s/%s'.format([name, object.labels['region']])", varsBound, false},
+		{"name.upperAscii()", varsBound, false},
+		{"name.upperAscii()", 1 << 40, true}, // a string that long could cost anything
+		{"object.labels.map(k, object.labels.map(v, k + v)).size() > 0 ? 'y' : 'n'", varsBound, false},
+		{"object.labels.map(k, object.labels.map(v, k + v)).size() > 0 ? 'y' : 'n'", 1 << 20, true},
+		{nested, varsBound, false},                                                                        // 1,000 small steps, whatever the values
+		{"name.split('-').map(x, name.split('-').map(y, x + y)).size() > 0 ? 'y' : 'n'", varsBound, true}, // split's size is not derived
+	}
 	for _, tt := range tests {
-		got, err := eval(env, tt.expr)
-		switch {
-		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
-			t.Errorf("%s: error %v, want one containing %q", tt.expr, err, tt.wantErr)
-		case tt.wantErr == "" && err != nil:
-			t.Errorf("%s: %v", tt.expr, err)
-		case got != tt.want:
-			t.Errorf("%s = %q, want %q", tt.expr, got, tt.want)
+		env := newEnv(t)
+		env.Bound(tt.bound)
+		p, err := env.Compile(tt.expr)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.expr, err)
+		}
+		if got := p.Counted(); got != tt.want {
+			t.Errorf("bound %d: %s: Counted() = %v, want %v", tt.bound, tt.expr, got, tt.want)
+		}
+	}
+}
+
+// Bound applies to the programs compiled before it too, and can be withdrawn.
+func TestBoundLater(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	p, err := env.Compile("name + '-x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		bound uint64
+		want  bool
+	}{{0, true}, {varsBound, false}, {0, true}} {
+		if env.Bound(c.bound); p.Counted() != c.want {
+			t.Errorf("after Bound(%d): Counted() = %v, want %v", c.bound, p.Counted(), c.want)
 		}
 	}
 }
@@ -126,11 +186,19 @@ func FuzzExpression(f *testing.F) {
 		f.Add(s)
 	}
 	env := newEnv(f)
+	env.Bound(varsBound)
 	f.Fuzz(func(t *testing.T, expr string) {
 		p, err := env.Compile(expr)
 		if err != nil {
 			return
 		}
 		_, _ = p.Eval(vars())
+		// A program that runs without counting its cost was proven within
+		// the limit: counting it says so too.
+		if !p.Counted() {
+			if cost := celexpr.CountedCost(p, vars()); cost > celexpr.DefaultCostLimit {
+				t.Errorf("%s runs uncounted but costs %d", expr, cost)
+			}
+		}
 	})
 }
