@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
@@ -104,6 +107,7 @@ func BenchmarkFanOut(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/targets=%d", c.name, n), func(b *testing.B) {
 				b.SetBytes(int64(len(c.in)))
 				b.ReportAllocs()
+				defer krmtest.CPU(b)()
 				for b.Loop() {
 					krmfn.Process(c.fn, c.in, env)
 				}
@@ -159,5 +163,33 @@ func TestFleet(t *testing.T) {
 	if krmtest.ItemsOf(out) != krmtest.ItemsOf(again) || len(rs) != 1 ||
 		rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 0 created, 0 updated, 50 unchanged, 0 deleted" {
 		t.Fatalf("second run changed items or reported %v", rs)
+	}
+}
+
+// Targets rendered and encoded on several goroutines come out as on one:
+// the same children in the same order, the same per-target errors.
+func TestParallelSameAsSerial(t *testing.T) {
+	// Not parallel: it changes GOMAXPROCS.
+	in := bytes.Replace(fleet(1500), []byte("        annotationExprs:\n"), []byte(`        annotationExprs:
+        - {key: broken, valueExpr: "repository.annotations['owner'] == 'team-3' ? repository.labels['missing'] : 'fine'"}
+`), 1)
+	env := krmtest.Env(krmtest.Clock, nil)
+	run := func(procs int) ([]byte, string) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		out, rs := krmfn.Process(fanout.Function, in, env)
+		return out, fmt.Sprint(rs)
+	}
+	wantOut, wantResults := run(1)
+	if !strings.Contains(wantResults, "no such key: missing") || !strings.Contains(string(wantOut), "kind: PackageVariant") {
+		t.Fatalf("the input should make children and per-target errors: %.500s", wantResults)
+	}
+	for _, procs := range []int{2, 4} {
+		out, results := run(procs)
+		if diff := cmp.Diff(wantResults, results); diff != "" {
+			t.Errorf("GOMAXPROCS=%d: results (-one +several):\n%s", procs, diff)
+		}
+		if !bytes.Equal(wantOut, out) {
+			t.Errorf("GOMAXPROCS=%d: the output differs from one goroutine's", procs)
+		}
 	}
 }

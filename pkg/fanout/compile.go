@@ -45,6 +45,13 @@ func newCompiler(costLimit uint64) (*compiler, error) {
 	return &compiler{withRepo: with, withoutRepo: without}, nil
 }
 
+// bound declares the size of the largest value expressions will see (see
+// celexpr.Env.Bound).
+func (c *compiler) bound(n uint64) {
+	c.withRepo.Bound(n)
+	c.withoutRepo.Bound(n)
+}
+
 // expr compiles an expression of the template field `field`; a problem is
 // recorded and nil returned.
 func (c *compiler) expr(env *celexpr.Env, expr *string, field string) *celexpr.Program {

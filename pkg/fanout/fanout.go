@@ -3,8 +3,6 @@ package fanout
 import (
 	"fmt"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-
 	"github.com/kptkit/kptkit/pkg/celexpr"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -29,7 +27,6 @@ func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 type desired struct {
 	*child
 	id, name string
-	node     *yaml.Node
 }
 
 // Expand makes one PackageVariant per target of the set and reconciles them
@@ -46,54 +43,76 @@ func Expand(rl *resourcelist.ResourceList, s *Set, costLimit uint64) []result.Re
 		templates[i] = comp.template(t.Template, fmt.Sprintf("spec.targets[%d].template", i))
 	}
 	rs := s.errorResults(comp.errs)
-	upstream, urs := upstreamInput(rl, s)
+	pr, urs := upstreamRevision(rl, s)
 	if len(urs) > 0 {
 		return append(rs, urs...)
 	}
 	repos := newRepositories(rl, s)
 	targets, trs := unroll(rl, s, repos)
 	rs = append(rs, trs...)
+	// Knowing how large the values can be, expressions that provably stay
+	// within the cost limit run without counting their cost.
+	comp.bound(sizeBound(s, pr, repos.all, targets))
 	b := &builder{}
-	rd := &renderer{set: s, upstream: upstream, repos: repos, b: b}
+	rd := &renderer{set: s, upstream: upstreamInput(s, pr), repos: repos}
 	want, wrs := render(targets, templates, rd)
 	rs = append(rs, wrs...)
 	failed := len(comp.errs) > 0 || result.List(wrs).HasError()
 	return append(rs, reconcile(rl, s, want, failed, b)...)
 }
 
-// render renders every target whose template compiled and names its child;
-// two targets with one name are an error naming both.
+// render renders every target whose template compiled and names its child,
+// the targets shared among goroutines; two targets with one name are an
+// error naming both.
 func render(targets []target, templates []*template, rd *renderer) ([]*desired, []result.Result) {
+	type rendered struct {
+		d  *desired
+		rs []result.Result
+	}
 	var (
-		s      = rd.set
-		want   []*desired
-		rs     []result.Result
-		byName = map[string]*desired{}
-		up     = rd.b.upstream(s)
+		s    = rd.set
+		out  = make([]rendered, len(targets))
+		w    = workers(len(targets))
+		each = make([]*renderer, w)
 	)
-	for i := range targets {
+	for i := range each {
+		each[i] = rd.fork()
+	}
+	parallel(len(targets), w, func(w, i int) {
 		t := &targets[i]
 		tpl := templates[t.index]
 		if s.Spec.Targets[t.index].Template != nil && tpl == nil {
-			continue // its compile errors are reported already
+			return // its compile errors are reported already
 		}
-		c, crs := rd.render(t, tpl)
+		c, crs := each[w].render(t, tpl)
 		if len(crs) > 0 {
-			rs = append(rs, crs...)
-			continue
+			out[i].rs = crs
+			return
 		}
 		d, err := name(s, c)
 		if err != nil {
-			rs = append(rs, s.errorf(downstreamField(t, tpl), "%s: %v", t, err))
+			out[i].rs = []result.Result{s.errorf(downstreamField(t, tpl), "%s: %v", t, err)}
+			return
+		}
+		out[i].d = d
+	})
+	var (
+		want   []*desired
+		rs     []result.Result
+		byName = map[string]*desired{}
+	)
+	for i, o := range out {
+		rs = append(rs, o.rs...)
+		d := o.d
+		if d == nil {
 			continue
 		}
 		if prev := byName[d.name]; prev != nil {
-			rs = append(rs, s.errorf(t.field(), "%s and %s both make PackageVariant %q (downstream repo %q package %q): give each target its own downstream",
-				prev.target, t, d.name, c.repo, c.pkg))
+			rs = append(rs, s.errorf(targets[i].field(), "%s and %s both make PackageVariant %q (downstream repo %q package %q): give each target its own downstream",
+				prev.target, d.target, d.name, d.repo, d.pkg))
 			continue
 		}
 		byName[d.name] = d
-		d.node = rd.b.spec(c.spec, up, c.repo, c.pkg)
 		want = append(want, d)
 	}
 	return want, rs

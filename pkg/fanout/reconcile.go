@@ -48,6 +48,7 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 		}
 	}
 	var fresh []*desired
+	up := b.upstream(s)
 	for _, d := range want {
 		it := byID[d.id]
 		if it == nil {
@@ -55,18 +56,19 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 			continue
 		}
 		delete(byID, d.id)
-		if equal(fieldpath.Lookup(it.Node(), specPath).YNode(), d.node) {
+		sp := b.spec(d.spec, up, d.repo, d.pkg)
+		if equal(fieldpath.Lookup(it.Node(), specPath).YNode(), sp) {
 			n.unchanged++
 			continue
 		}
-		_ = fieldpath.Set(it.Edit(), specPath, yaml.NewRNode(d.node))
+		_ = fieldpath.Set(it.Edit(), specPath, yaml.NewRNode(sp))
 		n.updated++
 	}
 	for _, it := range byID {
 		stale = append(stale, it)
 	}
 	rs = append(rs, removeStale(rl, s, stale, failed, &n)...)
-	rs = append(rs, create(rl, s, fresh, &n, b)...)
+	rs = append(rs, create(rl, s, fresh, up, &n)...)
 	return append(rs, s.infof("PackageVariants: %d created, %d updated, %d unchanged, %d deleted",
 		n.created, n.updated, n.unchanged, n.deleted))
 }
@@ -104,8 +106,10 @@ func removeStale(rl *resourcelist.ResourceList, s *Set, stale []*resourcelist.It
 }
 
 // create appends the new children, refusing a name another PackageVariant
-// of the namespace has, or a file another item is in.
-func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, n *tally, b *builder) []result.Result {
+// of the namespace has, or a file another item is in. Each is built and
+// encoded final (as text) on one of a few goroutines, each with one builder
+// whose nodes serve its children in turn, then added in order.
+func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.Node, n *tally) []result.Result {
 	if len(fresh) == 0 {
 		return nil
 	}
@@ -123,23 +127,44 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, n *tally, b
 		}
 		return false
 	})
-	var rs []result.Result
+	var (
+		rs    []result.Result
+		ok    []*desired
+		files []string
+	)
 	for _, d := range fresh {
 		p := path.Join(s.Dir, d.name+".yaml")
-		if h, ok := names[d.name]; ok {
+		if h, found := names[d.name]; found {
 			rs = append(rs, s.errorf(d.target.field(), "%s: PackageVariant %q exists already (%s) and is not this set's (it lacks the label %s: %s)",
 				d.target, d.name, h.Where(), porch.LabelVariantSet, s.Metadata.Name))
 			continue
 		}
-		if h, ok := paths[p]; ok {
+		if h, found := paths[p]; found {
 			rs = append(rs, s.errorf(d.target.field(), "%s: cannot write PackageVariant %q to %s: %s is there already",
 				d.target, d.name, p, h))
 			continue
 		}
-		if _, err := rl.Append(yaml.NewRNode(b.child(s, d.name, p, d.node)), p); err != nil {
-			rs = append(rs, s.errorf(d.target.field(), "%s: cannot add PackageVariant %q: %v", d.target, d.name, err))
+		ok, files = append(ok, d), append(files, p)
+	}
+	var (
+		finals   = make([]resourcelist.Final, len(ok))
+		errs     = make([]error, len(ok))
+		w        = workers(len(ok))
+		builders = make([]builder, w)
+		encoders = make([]resourcelist.Encoder, w)
+	)
+	parallel(len(ok), w, func(w, i int) {
+		b, d := &builders[w], ok[i]
+		node := b.child(s, d.name, files[i], b.spec(d.spec, up, d.repo, d.pkg))
+		finals[i], errs[i] = encoders[w].Final(yaml.NewRNode(node), files[i])
+		b.reset()
+	})
+	for i, d := range ok {
+		if errs[i] != nil {
+			rs = append(rs, s.errorf(d.target.field(), "%s: cannot add PackageVariant %q: %v", d.target, d.name, errs[i]))
 			continue
 		}
+		rl.AddFinal(finals[i])
 		n.created++
 	}
 	return rs

@@ -42,12 +42,20 @@ func (v *vars) ResolveName(name string) (any, bool) {
 func (v *vars) Parent() interpreter.Activation { return nil }
 
 // renderer turns targets into PackageVariant specs, as Porch's
-// renderPackageVariantSpec does.
+// renderPackageVariantSpec does. One goroutine uses one renderer: its
+// builder and its inputs are its own (see fork).
 type renderer struct {
 	set      *Set
 	upstream ref.Val
 	repos    *repositories
 	b        *builder
+	inputs   inputs
+}
+
+// fork returns a renderer for another goroutine: the same set, upstream and
+// repositories, its own builder and inputs.
+func (rd *renderer) fork() *renderer {
+	return &renderer{set: rd.set, upstream: rd.upstream, repos: rd.repos, b: &builder{}, inputs: inputs{}}
 }
 
 // child is what a target renders to: its downstream and its spec.
@@ -102,10 +110,12 @@ func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
 		}
 		c.repo = v
 	}
-	if r.vars.repository = rd.repos.input(c.repo); r.vars.repository == nil {
+	repo := rd.repos.byName[c.repo]
+	if repo == nil {
 		return nil, []result.Result{rd.set.errorf(t.field(), "%s: repository %q could not be loaded (no Repository %q in namespace %q in the ResourceList)",
 			t, c.repo, c.repo, rd.set.Namespace())}
 	}
+	r.vars.repository = rd.inputs.of(repo)
 	if d := src.Downstream; d != nil && d.Package != nil && *d.Package != "" {
 		c.pkg = *d.Package
 	}
@@ -210,7 +220,7 @@ func (r *rendering) functions(fns []function, field string) []*yaml.Node {
 // repository and package of a repositories entry.
 func (rd *renderer) targetInput(t *target) ref.Val {
 	if t.object != nil {
-		return rd.repos.inputs.of(t.object)
+		return rd.inputs.of(t.object)
 	}
 	return types.NewStringStringMap(types.DefaultTypeAdapter, map[string]string{
 		"repo":    t.repoDefault,

@@ -151,19 +151,35 @@ func (b *builder) copy(n *yaml.Node) *yaml.Node {
 }
 
 // builder makes the YAML nodes of children. It hands them out of slabs: a
-// fleet's children are tens of thousands of nodes each, allocated together
-// and alive together until the list is written.
-type builder struct{ slab []yaml.Node }
+// fleet's children are tens of thousands of nodes each, allocated together.
+// A builder whose nodes nothing refers to any more (the children it built
+// were added final, as text) is reset and hands the same nodes out again.
+type builder struct {
+	slabs     [][]yaml.Node
+	cur, next int // the next node handed out is slabs[cur][next]
+}
 
 const slabSize = 1024
 
 func (b *builder) node(kind yaml.Kind, tag, value string) *yaml.Node {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]yaml.Node, 0, slabSize)
+	if len(b.slabs) == 0 || b.next == slabSize {
+		if len(b.slabs) > 0 {
+			b.cur++
+		}
+		b.next = 0
+		if b.cur == len(b.slabs) {
+			b.slabs = append(b.slabs, make([]yaml.Node, slabSize))
+		}
 	}
-	b.slab = append(b.slab, yaml.Node{Kind: kind, Tag: tag, Value: value})
-	return &b.slab[len(b.slab)-1]
+	n := &b.slabs[b.cur][b.next]
+	b.next++
+	*n = yaml.Node{Kind: kind, Tag: tag, Value: value}
+	return n
 }
+
+// reset takes back every node handed out: call it only when nothing refers
+// to them any more.
+func (b *builder) reset() { b.cur, b.next = 0, 0 }
 
 func (b *builder) mapping() *yaml.Node { return b.node(yaml.MappingNode, "", "") }
 

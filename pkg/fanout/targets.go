@@ -133,20 +133,19 @@ func metaInput(name, namespace string, labels, annotations map[string]string) re
 	})
 }
 
-// upstreamInput finds the set's upstream PackageRevision in the set's
-// namespace and returns what expressions see of it. With no PackageRevision
-// items at all, the upstream is known only by its package name.
-func upstreamInput(rl *resourcelist.ResourceList, s *Set) (ref.Val, []result.Result) {
+// upstreamRevision finds the set's upstream PackageRevision in the set's
+// namespace; with no PackageRevision items at all it is nil, and no error.
+func upstreamRevision(rl *resourcelist.ResourceList, s *Set) (*resourcelist.Item, []result.Result) {
 	prs := rl.Select(func(h resourcelist.Header) bool {
 		return h.Is(porch.V1alpha1, porch.KindRevision) && scope(h.Namespace) == s.Namespace()
 	})
-	up := s.Spec.Upstream
 	if len(prs) == 0 {
-		return metaInput(up.Package, s.Namespace(), map[string]string{}, map[string]string{}), nil
+		return nil, nil
 	}
+	up := s.Spec.Upstream
 	for _, pr := range prs {
 		if revisionMatches(pr, up) {
-			return objectInput(pr.Header()), nil
+			return pr, nil
 		}
 	}
 	rev := string(up.Revision)
@@ -155,6 +154,52 @@ func upstreamInput(rl *resourcelist.ResourceList, s *Set) (ref.Val, []result.Res
 	}
 	return nil, []result.Result{s.errorf("spec.upstream", "could not find upstream package revision '%s/%s' in repo '%s'",
 		up.Package, rev, up.Repo)}
+}
+
+// upstreamInput is what expressions see of the upstream: its
+// PackageRevision, or, without one, its package name.
+func upstreamInput(s *Set, pr *resourcelist.Item) ref.Val {
+	if pr != nil {
+		return objectInput(pr.Header())
+	}
+	return metaInput(s.Spec.Upstream.Package, s.Namespace(), map[string]string{}, map[string]string{})
+}
+
+// sizeBound is the size of the largest value expressions can see, and of
+// anything inside one: the longest name, namespace, label or annotation (key
+// or value) of the objects they see, the longest target default, the most
+// labels or annotations of one object, and no less than the entries of the
+// maps made of them (4) and the namespace "default".
+func sizeBound(s *Set, upstream *resourcelist.Item, repos []*resourcelist.Item, targets []target) uint64 {
+	n := max(len("default"), len(s.Namespace()), len(s.Spec.Upstream.Package))
+	str := func(v string) { n = max(n, len(v)) }
+	object := func(it *resourcelist.Item) {
+		h := it.Header()
+		str(h.Name)
+		str(h.Namespace)
+		for _, m := range []map[string]string{h.Labels, h.Annotations} {
+			n = max(n, len(m))
+			for k, v := range m {
+				str(k)
+				str(v)
+			}
+		}
+	}
+	if upstream != nil {
+		object(upstream)
+	}
+	for _, it := range repos {
+		object(it)
+	}
+	for i := range targets {
+		t := &targets[i]
+		str(t.repoDefault)
+		str(t.packageDefault)
+		if t.object != nil {
+			object(t.object)
+		}
+	}
+	return uint64(n)
 }
 
 // revisionMatches reports whether a PackageRevision is the upstream: same
@@ -189,11 +234,10 @@ func (in inputs) of(it *resourcelist.Item) ref.Val {
 type repositories struct {
 	all    []*resourcelist.Item          // in ResourceList order
 	byName map[string]*resourcelist.Item // the first of each name
-	inputs inputs
 }
 
 func newRepositories(rl *resourcelist.ResourceList, s *Set) *repositories {
-	r := &repositories{byName: map[string]*resourcelist.Item{}, inputs: inputs{}}
+	r := &repositories{byName: map[string]*resourcelist.Item{}}
 	r.all = rl.Select(func(h resourcelist.Header) bool {
 		return h.Is(porch.ConfigV1alpha1, porch.KindRepository) && scope(h.Namespace) == s.Namespace()
 	})
@@ -214,12 +258,4 @@ func (r *repositories) matching(sel selector.Selector) []*resourcelist.Item {
 		}
 	}
 	return out
-}
-
-// input returns what expressions see of the named Repository, or nil.
-func (r *repositories) input(name string) ref.Val {
-	if it := r.byName[name]; it != nil {
-		return r.inputs.of(it)
-	}
-	return nil
 }

@@ -1,0 +1,39 @@
+package fanout
+
+import (
+	"runtime"
+	"sync"
+)
+
+// minRun is the fewest targets worth a goroutine of their own.
+const minRun = 256
+
+// workers is how many goroutines share n pieces of work: one per processor
+// the Go runtime may use, each with at least minRun pieces.
+func workers(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/minRun))
+}
+
+// parallel calls work(w, i) for every i in [0, n), in w contiguous runs, each
+// on its own goroutine, w being the run's number (for its own scratch state:
+// builders, caches). One run is done on the caller's goroutine. Each i is
+// written by one goroutine only, so results go in slots indexed by i and come
+// out in order, whatever the number of goroutines.
+func parallel(n, w int, work func(w, i int)) {
+	if w <= 1 {
+		for i := range n {
+			work(0, i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for r := range w {
+		lo, hi := r*n/w, (r+1)*n/w
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				work(r, i)
+			}
+		})
+	}
+	wg.Wait()
+}
