@@ -8,9 +8,10 @@ export PATH := $(CURDIR)/bin:$(TOOLS):$(PATH)
 
 all: build
 
-## build: every function binary and kptkit into bin/
+## build: every function binary and kptkit into bin/ (not functions/internal/:
+## the identity binary the benchmarks measure against)
 build:
-	$(GO) build -o bin/ ./functions/... ./cmd/kptkit
+	$(GO) build -o bin/ $$($(GO) list ./functions/... | grep -v /internal/) ./cmd/kptkit
 
 ## test: unit, golden and e2e tests with the race detector, then the tests
 ## over the real-world corpus (too slow under -race)
@@ -28,7 +29,7 @@ e2e: tools
 
 ## bench: the benchmarks (figures go in each function's README)
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/...
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/... ./functions/...
 
 ## fuzz: every fuzz target for FUZZTIME (default 10s) each
 FUZZTIME ?= 10s

@@ -22,73 +22,13 @@ import (
 
 var writeBench = flag.String("write-bench-input", "", "write the benchmark ResourceLists (1,000 and 10,000 targets) to this folder")
 
-// fleet returns a ResourceList of n labelled Repositories and a
-// PackageVariantSet that selects them all with a template of 6 CEL
-// expressions, as kpt would send it.
-func fleet(n int) []byte {
-	var b bytes.Buffer
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	regions := []string{"us-central1", "us-east1", "europe-west1", "asia-east1"}
-	for i := range n {
-		fmt.Fprintf(&b, `- apiVersion: config.porch.kpt.dev/v1alpha1
-  kind: Repository
-  metadata:
-    name: edge-%05d
-    namespace: default
-    labels:
-      fleet: edge
-      region: %s
-      tier: t%d
-    annotations:
-      config.kubernetes.io/index: '%d'
-      config.kubernetes.io/path: 'repositories.yaml'
-      owner: team-%d
-  spec:
-    type: git
-    deployment: true
-    git:
-      repo: https://git.example.com/fleet/edge-%05d.git
-      branch: main
-      directory: /
-`, i, regions[i%len(regions)], i%3, i, i%7, i)
-	}
-	b.WriteString(`functionConfig:
-  apiVersion: config.porch.kpt.dev/v1alpha2
-  kind: PackageVariantSet
-  metadata:
-    name: agent
-    namespace: default
-  spec:
-    upstream: {repo: catalog, package: agent, revision: v1}
-    targets:
-    - repositorySelector:
-        matchLabels: {fleet: edge}
-        matchExpressions:
-        - {key: tier, operator: In, values: [t0, t1, t2]}
-      template:
-        downstream:
-          packageExpr: "packageDefault + '-' + repository.labels['region']"
-        labelExprs:
-        - {key: region, valueExpr: "repository.labels['region']"}
-        - {key: owner, valueExpr: "repository.annotations['owner']"}
-        annotationExprs:
-        - {key: cluster, valueExpr: "repository.name.upperAscii()"}
-        packageContext:
-          dataExprs:
-          - {key: site, valueExpr: "'%s/%s'.format([target.name, repository.labels['tier']])"}
-        injectors:
-        - nameExpr: "repository.labels['region'] + '-endpoints'"
-`)
-	return b.Bytes()
-}
-
 // BenchmarkFanOut measures fan-out-variants next to an identity pass over
 // the same ResourceList (the cost of reading and writing it), and a second
 // run over its own output (every child exists and is unchanged).
 func BenchmarkFanOut(b *testing.B) {
 	env := krmtest.Env(krmtest.Clock, nil)
 	for _, n := range []int{1000, 10000} {
-		in := fleet(n)
+		in := krmtest.Fleet(n)
 		out, rs := krmfn.Process(fanout.Function, in, env)
 		if rs.HasError() {
 			b.Fatalf("fan-out-variants failed: %v", rs)
@@ -145,7 +85,7 @@ func TestBenchInput(t *testing.T) {
 		t.Skip("no -write-bench-input folder")
 	}
 	for _, n := range []int{1000, 10000} {
-		if err := os.WriteFile(filepath.Join(*writeBench, fmt.Sprintf("fleet-%d.yaml", n)), fleet(n), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(*writeBench, fmt.Sprintf("fleet-%d.yaml", n)), krmtest.Fleet(n), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -155,7 +95,7 @@ func TestBenchInput(t *testing.T) {
 func TestFleet(t *testing.T) {
 	t.Parallel()
 	env := krmtest.Env(krmtest.Clock, nil)
-	out, rs := krmfn.Process(fanout.Function, fleet(50), env)
+	out, rs := krmfn.Process(fanout.Function, krmtest.Fleet(50), env)
 	if rs.HasError() || len(rs) != 1 || rs[0].Message != "functionConfig PackageVariantSet/agent: PackageVariants: 50 created, 0 updated, 0 unchanged, 0 deleted" {
 		t.Fatalf("first run: %v", rs)
 	}
@@ -170,7 +110,7 @@ func TestFleet(t *testing.T) {
 // the same children in the same order, the same per-target errors.
 func TestParallelSameAsSerial(t *testing.T) {
 	// Not parallel: it changes GOMAXPROCS.
-	in := bytes.Replace(fleet(1500), []byte("        annotationExprs:\n"), []byte(`        annotationExprs:
+	in := bytes.Replace(krmtest.Fleet(1500), []byte("        annotationExprs:\n"), []byte(`        annotationExprs:
         - {key: broken, valueExpr: "repository.annotations['owner'] == 'team-3' ? repository.labels['missing'] : 'fine'"}
 `), 1)
 	env := krmtest.Env(krmtest.Clock, nil)

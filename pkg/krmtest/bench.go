@@ -1,6 +1,7 @@
 package krmtest
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"syscall"
@@ -80,6 +81,66 @@ func Package(n int, fc string) []byte {
 		}
 	}
 	return []byte(b.String())
+}
+
+// Fleet returns a ResourceList of n labelled Repositories and a
+// PackageVariantSet that selects them all with a template of 6 CEL
+// expressions, as kpt would send it: fan-out-variants' benchmark input.
+func Fleet(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	regions := []string{"us-central1", "us-east1", "europe-west1", "asia-east1"}
+	for i := range n {
+		fmt.Fprintf(&b, `- apiVersion: config.porch.kpt.dev/v1alpha1
+  kind: Repository
+  metadata:
+    name: edge-%05d
+    namespace: default
+    labels:
+      fleet: edge
+      region: %s
+      tier: t%d
+    annotations:
+      config.kubernetes.io/index: '%d'
+      config.kubernetes.io/path: 'repositories.yaml'
+      owner: team-%d
+  spec:
+    type: git
+    deployment: true
+    git:
+      repo: https://git.example.com/fleet/edge-%05d.git
+      branch: main
+      directory: /
+`, i, regions[i%len(regions)], i%3, i, i%7, i)
+	}
+	b.WriteString(`functionConfig:
+  apiVersion: config.porch.kpt.dev/v1alpha2
+  kind: PackageVariantSet
+  metadata:
+    name: agent
+    namespace: default
+  spec:
+    upstream: {repo: catalog, package: agent, revision: v1}
+    targets:
+    - repositorySelector:
+        matchLabels: {fleet: edge}
+        matchExpressions:
+        - {key: tier, operator: In, values: [t0, t1, t2]}
+      template:
+        downstream:
+          packageExpr: "packageDefault + '-' + repository.labels['region']"
+        labelExprs:
+        - {key: region, valueExpr: "repository.labels['region']"}
+        - {key: owner, valueExpr: "repository.annotations['owner']"}
+        annotationExprs:
+        - {key: cluster, valueExpr: "repository.name.upperAscii()"}
+        packageContext:
+          dataExprs:
+          - {key: site, valueExpr: "'%s/%s'.format([target.name, repository.labels['tier']])"}
+        injectors:
+        - nameExpr: "repository.labels['region'] + '-endpoints'"
+`)
+	return b.Bytes()
 }
 
 // Bench times f over in, reporting bytes per second, allocations and CPU
