@@ -27,12 +27,16 @@ func Checksum(n *yaml.Node) string {
 	return c.sum(n)
 }
 
-// sum returns a resource's checksum, reusing the canon's buffer.
+// sum returns a resource's checksum, reusing the canon's buffers.
 func (c *canon) sum(n *yaml.Node) string {
 	c.b, c.nodes = c.b[:0], 0
 	c.node(n, atRoot)
 	sum := sha256.Sum256(c.b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	const prefix = "sha256:"
+	var s [len(prefix) + 2*sha256.Size]byte
+	copy(s[:], prefix)
+	hex.Encode(s[len(prefix):], sum[:])
+	return string(s[:])
 }
 
 // where a mapping sits, for the fields that do not count.
@@ -54,6 +58,9 @@ const maxCanonNodes = 1 << 20
 type canon struct {
 	b     []byte
 	nodes int
+	// keys holds the fields that count of the mappings being written, from
+	// the outermost: each mapping's are above those of its parent.
+	keys []int
 }
 
 func (c *canon) tag(b byte)    { c.b = append(c.b, b) }
@@ -92,19 +99,22 @@ func (c *canon) node(n *yaml.Node, at place) {
 
 // mapping writes the fields that count, sorted by key.
 func (c *canon) mapping(n *yaml.Node, at place) {
-	var keys []int
+	start := len(c.keys)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if counts(n.Content[i].Value, n.Content[i+1], at) {
-			keys = append(keys, i)
+			c.keys = append(c.keys, i)
 		}
 	}
-	slices.SortStableFunc(keys, func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
+	end := len(c.keys)
+	slices.SortStableFunc(c.keys[start:end], func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
 	c.tag('m')
-	c.length(len(keys))
-	for _, i := range keys {
+	c.length(end - start)
+	for k := start; k < end; k++ {
+		i := c.keys[k] // c.keys may move as the values are written
 		c.text(n.Content[i].Value)
 		c.node(n.Content[i+1], child(n.Content[i].Value, at))
 	}
+	c.keys = c.keys[:start]
 }
 
 // counts reports whether a field is part of the content.
@@ -171,6 +181,9 @@ func (c *canon) scalar(n *yaml.Node) {
 }
 
 func canonInt(s string) string {
+	if decimal(s) {
+		return s // as strconv would write it: spares formatting it again
+	}
 	clean := strings.ReplaceAll(s, "_", "")
 	if i, err := strconv.ParseInt(clean, 0, 64); err == nil {
 		return strconv.FormatInt(i, 10)
@@ -179,6 +192,21 @@ func canonInt(s string) string {
 		return s
 	}
 	return strings.TrimLeft(clean, "0")
+}
+
+// decimal reports whether s is an integer as strconv.FormatInt writes it:
+// digits without leading zeros, maybe after a minus (not "-0").
+func decimal(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || digits[0] == '0' && s != "0" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func canonFloat(s string) string {

@@ -141,51 +141,114 @@ func (t *target) write(rl *resourcelist.ResourceList, st v1alpha1.StackStatus) e
 
 // statusNode encodes a record in the order the Stack shows it.
 func statusNode(st v1alpha1.StackStatus) *yaml.RNode {
-	m := mapping()
-	add(m, "stackID", str(st.StackID))
-	add(m, "createdAt", str(string(st.CreatedAt)))
-	add(m, "updatedAt", str(string(st.UpdatedAt)))
-	add(m, "revision", &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagInt, Value: strconv.Itoa(st.Revision)})
+	var b nodes
+	m := b.mapping(6)
+	b.add(m, "stackID", b.str(st.StackID))
+	b.add(m, "createdAt", b.str(string(st.CreatedAt)))
+	b.add(m, "updatedAt", b.str(string(st.UpdatedAt)))
+	b.add(m, "revision", b.node(yaml.ScalarNode, yaml.NodeTagInt, strconv.Itoa(st.Revision), nil))
 	config := st.Config
 	if config == nil {
 		config = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 	}
-	add(m, "config", config)
-	resources := &yaml.Node{Kind: yaml.SequenceNode}
+	b.add(m, "config", config)
+	resources := b.sequence(len(st.Resources))
 	for _, r := range st.Resources {
-		resources.Content = append(resources.Content, resourceNode(r))
+		resources.Content = append(resources.Content, b.resource(r))
 	}
-	add(m, "resources", resources)
+	b.add(m, "resources", resources)
 	return yaml.NewRNode(m)
 }
 
-func resourceNode(r v1alpha1.StackResource) *yaml.Node {
-	m := mapping()
+// resource encodes one entry of the record.
+func (b *nodes) resource(r v1alpha1.StackResource) *yaml.Node {
+	m := b.mapping(7) // apiVersion to checksum
 	if r.APIVersion != "" {
-		add(m, "apiVersion", str(r.APIVersion))
+		b.add(m, "apiVersion", b.str(r.APIVersion))
 	}
-	add(m, "kind", str(r.Kind))
+	b.add(m, "kind", b.str(r.Kind))
 	if r.Namespace != "" {
-		add(m, "namespace", str(r.Namespace))
+		b.add(m, "namespace", b.str(r.Namespace))
 	}
-	add(m, "id", str(r.ID))
-	add(m, "pkgName", str(r.PkgName))
-	assoc := &yaml.Node{Kind: yaml.SequenceNode}
+	b.add(m, "id", b.str(r.ID))
+	b.add(m, "pkgName", b.str(r.PkgName))
+	assoc := b.sequence(len(r.Associations))
 	for _, a := range r.Associations {
-		e := mapping()
-		add(e, "kind", str(a.Kind))
-		add(e, "pkgName", str(a.PkgName))
+		e := b.mapping(2)
+		b.add(e, "kind", b.str(a.Kind))
+		b.add(e, "pkgName", b.str(a.PkgName))
 		assoc.Content = append(assoc.Content, e)
 	}
-	add(m, "associations", assoc)
-	add(m, "checksum", str(r.Checksum))
+	b.add(m, "associations", assoc)
+	b.add(m, "checksum", b.str(r.Checksum))
 	return m
 }
 
-func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
+// nodes hands out the nodes of a record, and their contents, from slabs: a
+// 10,000-resource record is some 100,000 nodes, and one allocation each
+// made building it cost as much as the rest of an apply. Every value is a
+// node of its own; a key is one node for the whole record, which all its
+// entries share: nothing changes a key in place (a field is renamed by
+// replacing its key), and sharing them halves the nodes.
+type nodes struct {
+	free    []yaml.Node           // the rest of the current slab of nodes
+	pointer []*yaml.Node          // the rest of the current slab of contents
+	keys    map[string]*yaml.Node // the record's keys so far
+}
 
-func str(s string) *yaml.Node { return fieldpath.NewString(s).YNode() }
+// slab is the number of nodes allocated at a time; contents are allocated
+// 4*slab pointers at a time.
+const slab = 1024
 
-func add(m *yaml.Node, key string, v *yaml.Node) {
-	m.Content = append(m.Content, str(key), v)
+// node returns a new node. The slab is zeroed: only the fields given are set.
+func (b *nodes) node(kind yaml.Kind, tag, value string, content []*yaml.Node) *yaml.Node {
+	if len(b.free) == 0 {
+		b.free = make([]yaml.Node, slab)
+	}
+	n := &b.free[0]
+	b.free = b.free[1:]
+	n.Kind, n.Tag, n.Value, n.Content = kind, tag, value, content
+	return n
+}
+
+// content returns an empty content with room for n nodes (nil for none):
+// appending more moves it out of the slab.
+func (b *nodes) content(n int) []*yaml.Node {
+	if n == 0 {
+		return nil
+	}
+	if n > len(b.pointer) {
+		b.pointer = make([]*yaml.Node, max(n, 4*slab))
+	}
+	c := b.pointer[:0:n]
+	b.pointer = b.pointer[n:]
+	return c
+}
+
+// mapping returns an empty mapping with room for the given number of fields.
+func (b *nodes) mapping(fields int) *yaml.Node {
+	return b.node(yaml.MappingNode, "", "", b.content(2*fields))
+}
+
+// sequence returns an empty sequence with room for n entries.
+func (b *nodes) sequence(n int) *yaml.Node {
+	return b.node(yaml.SequenceNode, "", "", b.content(n))
+}
+
+// str returns a string scalar, as fieldpath.NewString does.
+func (b *nodes) str(s string) *yaml.Node {
+	return b.node(yaml.ScalarNode, yaml.NodeTagString, s, nil)
+}
+
+// add appends a field to the mapping m.
+func (b *nodes) add(m *yaml.Node, key string, v *yaml.Node) {
+	k, ok := b.keys[key]
+	if !ok {
+		if b.keys == nil {
+			b.keys = map[string]*yaml.Node{}
+		}
+		k = b.str(key)
+		b.keys[key] = k
+	}
+	m.Content = append(m.Content, k, v)
 }

@@ -57,12 +57,13 @@ func Apply(rl *resourcelist.ResourceList, opts Options) ([]result.Result, error)
 func report(changes []Change, t *target) []result.Result {
 	out := make([]result.Result, 0, len(changes))
 	for _, c := range changes {
+		r := result.Result{Severity: result.SeverityInfo, Message: c.Message()}
 		if c.res != nil {
-			out = append(out, c.res.item.Infof("%s", c.Message()))
+			out = append(out, c.res.item.Header().Attach(r))
 			continue
 		}
 		e := c.Entry
-		out = append(out, result.Infof("%s", c.Message()).
+		out = append(out, r.
 			WithRef(result.ResourceRef{APIVersion: e.APIVersion, Kind: e.Kind, Name: e.PkgName, Namespace: e.Namespace}).
 			WithFile(t.path, 0))
 	}

@@ -26,8 +26,12 @@ type resource struct {
 // link is one association as the item writes it.
 type link struct {
 	kind, name string
-	field      string // spec.associations[0]
+	list       string // spec.associations or spec.association
+	i          int    // its index in the list
 }
+
+// field is the association's path: spec.associations[0].
+func (l link) field() string { return fmt.Sprintf("%s[%d]", l.list, l.i) }
 
 // IsStack reports whether an item is a Stack record.
 func IsStack(h resourcelist.Header) bool { return h.Is(v1alpha1.APIVersion, v1alpha1.KindStack) }
@@ -41,17 +45,21 @@ func Tracked(h resourcelist.Header) bool {
 // collect reads the tracked items: their identity, checksum and
 // associations. Items that cannot be tracked are errors.
 func collect(rl *resourcelist.ResourceList) ([]*resource, []result.Result) {
+	items := rl.Select(Tracked)
 	var (
-		out  []*resource
+		out  = make([]*resource, 0, len(items))
 		rs   []result.Result
-		seen = map[string]*resource{}
+		seen = make(map[string]*resource, len(items))
+		all  = make([]resource, len(items)) // one allocation for them all
 		c    canon
 	)
-	for _, it := range rl.Select(Tracked) {
-		r, bad := read(it, &c)
-		if rs = append(rs, bad...); r == nil {
+	for i, it := range items {
+		res, ok, bad := read(it, &c)
+		if rs = append(rs, bad...); !ok {
 			continue
 		}
+		all[i] = res
+		r := &all[i]
 		if first, ok := seen[r.key]; ok {
 			rs = append(rs, it.Errorf("metadata.name", "%s: %s has the identity (API group, kind, namespace and name) of %s at %s: each resource must be unique",
 				r.h.Where(), name(r.h), name(first.h), at(first.h)))
@@ -63,10 +71,10 @@ func collect(rl *resourcelist.ResourceList) ([]*resource, []result.Result) {
 	return out, rs
 }
 
-// read reads one tracked item (c computes its checksum).
-func read(it *resourcelist.Item, c *canon) (*resource, []result.Result) {
+// read reads one tracked item (c computes its checksum); ok is false when
+// it cannot be tracked.
+func read(it *resourcelist.Item, c *canon) (r resource, ok bool, rs []result.Result) {
 	h := it.Header()
-	var rs []result.Result
 	if h.Kind == "" {
 		rs = append(rs, it.Errorf("kind", "%s: %s has no kind", h.Where(), name(h)))
 	}
@@ -74,10 +82,10 @@ func read(it *resourcelist.Item, c *canon) (*resource, []result.Result) {
 		rs = append(rs, it.Errorf("metadata.name", "%s: %s has no metadata.name%s", h.Where(), name(h), nameHint(it.Node())))
 	}
 	if len(rs) > 0 {
-		return nil, rs
+		return resource{}, false, rs
 	}
 	links, bad := readLinks(it, h)
-	return &resource{
+	return resource{
 		item:  it,
 		h:     h,
 		key:   v1alpha1.IdentityKey(h.APIVersion, h.Kind, h.Namespace, h.Name),
@@ -86,7 +94,7 @@ func read(it *resourcelist.Item, c *canon) (*resource, []result.Result) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Namespace, PkgName: h.Name,
 			Checksum: c.sum(it.Node().YNode()),
 		},
-	}, bad
+	}, true, bad
 }
 
 // name names an item for messages: Kind/name, or its kind and index.
@@ -143,38 +151,59 @@ func nameHint(n *yaml.RNode) string {
 // readLinks reads an item's associations (h is its header):
 // spec.associations (or spec.association), a list of {kind, name}.
 func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.Result) {
-	spec := fieldpath.Lookup(it.Node(), fieldpath.Path{"spec"})
-	if spec == nil || spec.YNode().Kind != yaml.MappingNode {
+	spec := field(it.Node().YNode(), "spec")
+	if spec == nil || spec.Kind != yaml.MappingNode {
 		return nil, nil
 	}
-	plural, singular := fieldpath.Lookup(spec, fieldpath.Path{"associations"}), fieldpath.Lookup(spec, fieldpath.Path{"association"})
-	field, entries := "spec.associations", plural
+	plural, singular := field(spec, "associations"), field(spec, "association")
+	list, entries := "spec.associations", plural
 	switch {
 	case plural != nil && singular != nil:
 		return nil, []result.Result{it.Errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", h.Where(), name(h))}
 	case plural == nil:
-		field, entries = "spec.association", singular
+		list, entries = "spec.association", singular
 	}
-	if entries == nil || yaml.IsMissingOrNull(entries) {
+	if entries == nil || entries.Tag == yaml.NodeTagNull {
 		return nil, nil
 	}
-	if entries.YNode().Kind != yaml.SequenceNode {
-		return nil, []result.Result{it.Errorf(field, "%s: %s: %s must be a list of {kind, name}", h.Where(), name(h), field)}
+	if entries.Kind != yaml.SequenceNode {
+		return nil, []result.Result{it.Errorf(list, "%s: %s: %s must be a list of {kind, name}", h.Where(), name(h), list)}
 	}
 	var (
-		out []link
+		out = make([]link, 0, len(entries.Content))
 		rs  []result.Result
 	)
-	for i, e := range entries.YNode().Content {
-		entry := yaml.NewRNode(e)
-		l := link{field: fmt.Sprintf("%s[%d]", field, i)}
-		l.kind, _ = fieldpath.String(entry, fieldpath.Path{"kind"}) // "" unless e is a mapping with a kind
-		l.name, _ = fieldpath.String(entry, fieldpath.Path{"name"})
+	for i, e := range entries.Content {
+		l := link{kind: text(e, "kind"), name: text(e, "name"), list: list, i: i} // "" unless e is a mapping with them
 		if l.kind == "" || l.name == "" {
-			rs = append(rs, it.Errorf(l.field, "%s: %s: %s must be a mapping with a kind and a name", h.Where(), name(h), l.field))
+			rs = append(rs, it.Errorf(l.field(), "%s: %s: %s must be a mapping with a kind and a name", h.Where(), name(h), l.field()))
 			continue
 		}
 		out = append(out, l)
 	}
 	return out, rs
+}
+
+// field returns the value of key in the mapping m, or nil (as
+// fieldpath.Lookup, without wrapping the nodes on the way).
+func field(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// text returns the string at key in the mapping m: "" unless it is a
+// non-null scalar (as fieldpath.String).
+func text(m *yaml.Node, key string) string {
+	v := field(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == yaml.NodeTagNull {
+		return ""
+	}
+	return v.Value
 }

@@ -47,19 +47,23 @@ func validatePkger(rs []*resource) ([]result.Result, map[*resource][]string) {
 // records the associations, sorted. Dangling, ambiguous and repeated
 // associations are errors.
 func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
-	byName := map[string][]*resource{}
+	type kindName struct{ kind, name string }
+	byName := make(map[kindName][]*resource, len(rs))
 	for _, r := range rs {
-		k := r.h.Kind + "\x00" + r.h.Name
+		k := kindName{r.h.Kind, r.h.Name}
 		byName[k] = append(byName[k], r)
 	}
 	var out []result.Result
 	for _, r := range rs {
-		seen := map[v1alpha1.StackAssociation]bool{}
-		r.entry.Associations = []v1alpha1.StackAssociation{}
+		var seen map[v1alpha1.StackAssociation]bool // a single association cannot repeat
+		if len(r.links) > 1 {
+			seen = make(map[v1alpha1.StackAssociation]bool, len(r.links))
+		}
+		r.entry.Associations = make([]v1alpha1.StackAssociation, 0, len(r.links))
 		for _, l := range r.links {
 			a := v1alpha1.StackAssociation{Kind: l.kind, PkgName: l.name}
 			msg := ""
-			switch targets := narrow(byName[l.kind+"\x00"+l.name], r); {
+			switch targets := narrow(byName[kindName{l.kind, l.name}], r); {
 			case len(targets) == 0:
 				msg = "%s: %s is associated with %s, which is not in the package"
 			case len(targets) > 1:
@@ -67,11 +71,13 @@ func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
 			case seen[a]:
 				msg = "%s: %s is associated with %s twice"
 			}
-			seen[a] = true
+			if seen != nil {
+				seen[a] = true
+			}
 			if msg == "" {
 				r.entry.Associations = append(r.entry.Associations, a)
-			} else if !slices.ContainsFunc(covered[r], func(f string) bool { return within(f, l.field) }) {
-				out = append(out, r.item.Errorf(l.field, msg, r.h.Where(), name(r.h), a))
+			} else if !slices.ContainsFunc(covered[r], func(f string) bool { return within(f, l.field()) }) {
+				out = append(out, r.item.Errorf(l.field(), msg, r.h.Where(), name(r.h), a))
 			}
 		}
 		slices.SortFunc(r.entry.Associations, compareAssociations)
