@@ -249,6 +249,9 @@ func resolveTag(v string) string {
 	if v != "" {
 		switch c := v[0]; {
 		case c >= '0' && c <= '9', c == '+', c == '-', c == '.':
+			if decimal(v) {
+				return yaml.NodeTagInt
+			}
 			if !numberLike(v) && !strings.HasPrefix(v, "---") && !strings.HasPrefix(v, "...") {
 				return yaml.NodeTagString
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -31,6 +32,7 @@ type ResourceList struct {
 	results   result.List
 	oldResult []*yaml.Node // results the input already held
 	enc       Encoder      // AppendFinal's
+	sorted    result.List  // results, sorted; nil until asked for or after AddResults
 }
 
 // Parse reads a ResourceList. It fails only when the input is not YAML or not
@@ -239,10 +241,20 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 func (rl *ResourceList) Delete(it *Item) { it.state = stateDeleted }
 
 // AddResults records results to report.
-func (rl *ResourceList) AddResults(rs ...result.Result) { rl.results = append(rl.results, rs...) }
+func (rl *ResourceList) AddResults(rs ...result.Result) {
+	rl.results = append(rl.results, rs...)
+	rl.sorted = nil
+}
 
 // Results returns the results recorded so far, sorted.
-func (rl *ResourceList) Results() result.List { return rl.results.Sorted() }
+// It sorts once however often it is asked (Write asks, and so does the
+// caller that reports them): read the list, do not change its results.
+func (rl *ResourceList) Results() result.List {
+	if rl.sorted == nil {
+		rl.sorted = rl.results.Sorted()
+	}
+	return slices.Clip(rl.sorted)
+}
 
 // HasError reports whether an error result was recorded.
 func (rl *ResourceList) HasError() bool { return rl.results.HasError() }

@@ -28,3 +28,20 @@ func numberLike(s string) bool {
 	}
 	return true
 }
+
+// decimal reports whether s is an integer written plainly: an optional
+// minus, then 0 or up to 18 digits without a leading zero. Every YAML reader
+// takes it for an int (it fits in 64 bits); it spares the full check for
+// the commonest number of all (indexes, counts, ports).
+func decimal(s string) bool {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -23,6 +23,11 @@ func slowResolve(v string) string {
 // the strings yaml.v3 writes plain (it quotes the others anyway).
 func checkShortcuts(t *testing.T, s string) {
 	t.Helper()
+	if decimal(s) {
+		if tag := slowResolve(s); tag != yaml.NodeTagInt {
+			t.Errorf("decimal(%q) = true, but yaml.v3 reads it as %s", s, tag)
+		}
+	}
 	enc := encodeV3(&yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s})
 	if strings.TrimSuffix(string(enc), "\n") != s {
 		return
@@ -41,7 +46,8 @@ func TestShortcuts(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"7037628e229b36a5", "1234567890123456", "0x1F", "0xff", "0o17", "0b101", "-0b11", "1e3", "1.5e-3",
 		"2026-01-02T03:04:05Z", "2026-01-02 03:04:05", "2001-12-14t21:59:43.10-05:00", "1_000", "+12", "-.inf", ".NaN", ".5",
-		"1.2.3", "v1.2.3", "1.27", "0.1.4", "3d", "12:30", "190:20:30", "1e", "0x", "0b2", "abc", "~", "yes", "No", "1a2b"} {
+		"1.2.3", "v1.2.3", "1.27", "0.1.4", "3d", "12:30", "190:20:30", "1e", "0x", "0b2", "abc", "~", "yes", "No", "1a2b",
+		"0", "-0", "7", "-42", "8080", "012", "999999999999999999", "-999999999999999999"} {
 		checkShortcuts(t, s)
 	}
 }

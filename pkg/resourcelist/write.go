@@ -130,7 +130,7 @@ func (rl *ResourceList) Write() ([]byte, error) {
 		return rl.writeAnew()
 	}
 	var b bytes.Buffer
-	b.Grow(len(rl.src) + rl.encodedSize())
+	b.Grow(len(rl.src) + rl.addedSize())
 	first := len(l.lines) + 1
 	if len(l.keys) > 0 {
 		first = l.keys[0].line
@@ -294,13 +294,32 @@ func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHe
 	return nil
 }
 
-// encodedSize is the size of the items added final, as written.
-func (rl *ResourceList) encodedSize() int {
+// addedSize estimates the size of the items added, as written: exact for
+// those added final, from their nodes for the others.
+func (rl *ResourceList) addedSize() int {
 	n := 0
 	for _, it := range rl.items {
-		n += len(it.enc)
+		switch {
+		case it.enc != nil:
+			n += len(it.enc)
+		case it.pos < 0 && it.state != stateDeleted:
+			n += sizeHint(it.node.YNode(), 1)
+		}
 	}
 	return n
+}
+
+// sizeHint estimates a node's size in block YAML at a depth: its scalars,
+// each on a line of its own, indented.
+func sizeHint(n *yaml.Node, depth int) int {
+	if n == nil || depth > 100 {
+		return 0
+	}
+	size := len(n.Value) + 2*depth + 3
+	for _, c := range n.Content {
+		size += sizeHint(c, depth+1)
+	}
+	return size
 }
 
 // decodeEntry parses an item added final from its entry in the list ("- "
