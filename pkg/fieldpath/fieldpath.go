@@ -57,6 +57,20 @@ func Lookup(n *yaml.RNode, p Path) *yaml.RNode {
 	return n
 }
 
+// Field returns the value of key in the mapping m, or nil: Lookup's step on
+// bare nodes, for hot paths that read many items (no node is wrapped).
+func Field(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
 // String returns the string at p and whether there is a (non-null) scalar
 // there.
 func String(n *yaml.RNode, p Path) (string, bool) {

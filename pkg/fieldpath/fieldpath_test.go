@@ -97,3 +97,31 @@ func TestLookupAndErrors(t *testing.T) {
 		t.Errorf("path = %q", got)
 	}
 }
+
+func TestField(t *testing.T) {
+	t.Parallel()
+	m := yaml.MustParse("a: 1\nb: {c: 2}\n").YNode()
+	tests := []struct {
+		m    *yaml.Node
+		key  string
+		want string
+	}{
+		{m, "a", "1"},
+		{m, "b", "{c: 2}\n"},
+		{m, "missing", "<nil>"},
+		{m.Content[1], "a", "<nil>"}, // a scalar is no mapping
+		{nil, "a", "<nil>"},
+	}
+	for _, tt := range tests {
+		got := "<nil>"
+		if n := fieldpath.Field(tt.m, tt.key); n != nil {
+			got = yaml.NewRNode(n).MustString()
+			if n.Kind == yaml.ScalarNode {
+				got = n.Value
+			}
+		}
+		if got != tt.want {
+			t.Errorf("Field(%q) = %q, want %q", tt.key, got, tt.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -214,27 +215,14 @@ func (e *Encoder) keep(enc []byte) []byte {
 
 // annotation returns the value of an item's annotation, or "".
 func annotation(n *yaml.Node, key string) string {
-	md := mappingValue(n, "metadata")
+	md := fieldpath.Field(n, "metadata")
 	if md == nil {
 		return ""
 	}
-	if a := mappingValue(md, "annotations"); a != nil {
-		return scalarValue(mappingValue(a, key))
+	if a := fieldpath.Field(md, "annotations"); a != nil {
+		return scalarValue(fieldpath.Field(a, key))
 	}
 	return ""
-}
-
-// mappingValue returns the value of key in mapping m, or nil.
-func mappingValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // Delete removes the item from the output.

@@ -151,11 +151,11 @@ func nameHint(n *yaml.RNode) string {
 // readLinks reads an item's associations (h is its header):
 // spec.associations (or spec.association), a list of {kind, name}.
 func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.Result) {
-	spec := field(it.Node().YNode(), "spec")
+	spec := fieldpath.Field(it.Node().YNode(), "spec")
 	if spec == nil || spec.Kind != yaml.MappingNode {
 		return nil, nil
 	}
-	plural, singular := field(spec, "associations"), field(spec, "association")
+	plural, singular := fieldpath.Field(spec, "associations"), fieldpath.Field(spec, "association")
 	list, entries := "spec.associations", plural
 	switch {
 	case plural != nil && singular != nil:
@@ -184,24 +184,10 @@ func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.R
 	return out, rs
 }
 
-// field returns the value of key in the mapping m, or nil (as
-// fieldpath.Lookup, without wrapping the nodes on the way).
-func field(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
 // text returns the string at key in the mapping m: "" unless it is a
 // non-null scalar (as fieldpath.String).
 func text(m *yaml.Node, key string) string {
-	v := field(m, key)
+	v := fieldpath.Field(m, key)
 	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == yaml.NodeTagNull {
 		return ""
 	}
