@@ -75,11 +75,31 @@ type rendering struct {
 	rs   []result.Result
 }
 
-// eval runs p for the template field `field` (template.labelExprs[0].valueExpr);
-// a failure is recorded against the target.
-func (r *rendering) eval(p *celexpr.Program, field string) (string, bool) {
+// exprField names a template field: list[index]suffix
+// (template.labelExprs[0].valueExpr), or list alone when index < 0. It is
+// written out only for a message: 60,000 evaluations, few failures.
+type exprField struct {
+	list   string
+	index  int
+	suffix string
+}
+
+func (f exprField) String() string {
+	if f.index < 0 {
+		return f.list
+	}
+	return fmt.Sprintf("%s[%d]%s", f.list, f.index, f.suffix)
+}
+
+// at names a template field that is no list entry.
+func at(field string) exprField { return exprField{list: field, index: -1} }
+
+// eval runs p for a template field; a failure is recorded against the
+// target.
+func (r *rendering) eval(p *celexpr.Program, f exprField) (string, bool) {
 	s, err := p.Eval(&r.vars)
 	if err != nil {
+		field := f.String()
 		r.rs = append(r.rs, r.set.errorf(r.t.field()+"."+field, "%s: %s: %v", r.t, field, err))
 		return "", false
 	}
@@ -104,7 +124,7 @@ func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
 		c.repo = *d.Repo
 	}
 	if tpl.repoExpr != nil {
-		v, ok := r.eval(tpl.repoExpr, "template.downstream.repoExpr")
+		v, ok := r.eval(tpl.repoExpr, at("template.downstream.repoExpr"))
 		if !ok {
 			return nil, r.rs
 		}
@@ -120,7 +140,7 @@ func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
 		c.pkg = *d.Package
 	}
 	if tpl.pkgExpr != nil {
-		c.pkg, _ = r.eval(tpl.pkgExpr, "template.downstream.packageExpr")
+		c.pkg, _ = r.eval(tpl.pkgExpr, at("template.downstream.packageExpr"))
 	}
 	r.fill(c.spec, tpl)
 	if len(r.rs) > 0 {
@@ -150,7 +170,7 @@ func (r *rendering) fill(sp *spec, tpl *template) {
 			out.name = *inj.Name
 		}
 		if p := tpl.injectors[i]; p != nil {
-			out.name, _ = r.eval(p, fmt.Sprintf("template.injectors[%d].nameExpr", i))
+			out.name, _ = r.eval(p, exprField{"template.injectors", i, ".nameExpr"})
 		}
 		sp.injectors = append(sp.injectors, out)
 	}
@@ -172,14 +192,14 @@ func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field stri
 			k = *me.src.Key
 		}
 		if me.keyExpr != nil {
-			k, ok = r.eval(me.keyExpr, fmt.Sprintf("%s[%d].keyExpr", field, i))
+			k, ok = r.eval(me.keyExpr, exprField{field, i, ".keyExpr"})
 		}
 		if me.src.Value != nil {
 			v = *me.src.Value
 		}
 		if me.valueExpr != nil {
 			var vok bool
-			v, vok = r.eval(me.valueExpr, fmt.Sprintf("%s[%d].valueExpr", field, i))
+			v, vok = r.eval(me.valueExpr, exprField{field, i, ".valueExpr"})
 			ok = ok && vok
 		}
 		if ok {
@@ -197,7 +217,7 @@ func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field stri
 func (r *rendering) removeKeys(plain []string, exprs []*celexpr.Program) []string {
 	out := slices.Clone(plain)
 	for i, p := range exprs {
-		if k, ok := r.eval(p, fmt.Sprintf("template.packageContext.removeKeyExprs[%d]", i)); ok {
+		if k, ok := r.eval(p, exprField{"template.packageContext.removeKeyExprs", i, ""}); ok {
 			out = append(out, k)
 		}
 	}

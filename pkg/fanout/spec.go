@@ -156,7 +156,8 @@ func (b *builder) copy(n *yaml.Node) *yaml.Node {
 // were added final, as text) is reset and hands the same nodes out again.
 type builder struct {
 	slabs     [][]yaml.Node
-	cur, next int // the next node handed out is slabs[cur][next]
+	cur, next int      // the next node handed out is slabs[cur][next]
+	keys      []string // stringMap's sorting space
 }
 
 const slabSize = 1024
@@ -216,7 +217,9 @@ func (b *builder) putList(m *yaml.Node, key string, items []*yaml.Node) {
 func (b *builder) stringMap(value map[string]string) *yaml.Node {
 	n := b.mapping()
 	n.Content = make([]*yaml.Node, 0, 2*len(value))
-	for _, k := range slices.Sorted(maps.Keys(value)) {
+	b.keys = slices.AppendSeq(b.keys[:0], maps.Keys(value)) // no slice per map
+	slices.Sort(b.keys)
+	for _, k := range b.keys {
 		n.Content = append(n.Content, b.str(k), b.str(value[k]))
 	}
 	return n
