@@ -19,9 +19,11 @@ import (
 //
 //	go test ./functions -run '^$' -bench BenchmarkBinary -benchtime 5x
 func BenchmarkBinary(b *testing.B) {
-	bin := buildBinaries(b, "./fan-out-variants", "./internal/identity")
+	bin := buildBinaries(b, "./fan-out-variants", "./apply-stack", "./internal/identity")
 	fleet := krmtest.Fleet(10000)
 	children := runBinary(b, filepath.Join(bin, "fan-out-variants"), fleet).out
+	pkg := krmtest.StackPackage(10000)
+	stacked := runBinary(b, filepath.Join(bin, "apply-stack"), pkg).out
 	for _, c := range []struct {
 		name, fn string
 		in       []byte
@@ -30,6 +32,10 @@ func BenchmarkBinary(b *testing.B) {
 		{"fan-out-variants/first", "fan-out-variants", fleet},
 		{"fan-out-variants/again/identity", "identity", children},
 		{"fan-out-variants/again", "fan-out-variants", children},
+		{"apply-stack/identity", "identity", pkg},
+		{"apply-stack/first", "apply-stack", pkg},
+		{"apply-stack/reapply/identity", "identity", stacked},
+		{"apply-stack/reapply", "apply-stack", stacked},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var cpu time.Duration

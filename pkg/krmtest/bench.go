@@ -143,6 +143,34 @@ func Fleet(n int) []byte {
 	return b.Bytes()
 }
 
+// StackPackage is a ResourceList of n resources as kpt passes them: a Kptfile,
+// then Deployments, Services and ConfigMaps in files of three, with kpt's
+// annotations; every Deployment is associated with its ConfigMap (when the
+// package has it): apply-stack's benchmark input.
+func StackPackage(n int) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	b.WriteString("- apiVersion: kpt.dev/v1\n  kind: Kptfile\n  metadata:\n    name: big\n    annotations:\n      config.kubernetes.io/local-config: \"true\"\n      config.kubernetes.io/path: 'Kptfile'\n")
+	for i := range n {
+		file := fmt.Sprintf("app-%d.yaml", i/3)
+		ann := fmt.Sprintf("    annotations:\n      config.kubernetes.io/index: '%d'\n      config.kubernetes.io/path: '%s'\n      internal.config.kubernetes.io/index: '%d'\n      internal.config.kubernetes.io/path: '%s'\n", i%3, file, i%3, file)
+		app := fmt.Sprintf("app-%d", i/3)
+		assoc := ""
+		if i+2 < n {
+			assoc = "    associations:\n    - kind: ConfigMap\n      name: " + app + "\n"
+		}
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: %s\n    namespace: prod\n    labels:\n      app: %s\n%s  spec:\n%s    replicas: 2\n    selector:\n      matchLabels:\n        app: %s\n    template:\n      metadata:\n        labels:\n          app: %s\n      spec:\n        containers:\n        - name: app\n          image: registry.example.com/app:v1.%d\n          ports:\n          - containerPort: 8080\n", app, app, ann, assoc, app, app, i)
+		case 1:
+			fmt.Fprintf(&b, "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: %s\n    namespace: prod\n%s  spec:\n    selector:\n      app: %s\n    ports:\n    - port: 80\n      targetPort: 8080\n", app, ann, app)
+		default:
+			fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: %s\n    namespace: prod\n%s  data:\n    LOG_LEVEL: info\n    FEATURE_X: \"on\"\n", app, ann)
+		}
+	}
+	return []byte(b.String())
+}
+
 // Bench times f over in, reporting bytes per second, allocations and CPU
 // time.
 func Bench(b *testing.B, f krmfn.Function, in []byte) {
