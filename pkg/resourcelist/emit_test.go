@@ -46,6 +46,14 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		if !bytes.Equal(want.Bytes(), item.Bytes()) {
 			t.Fatalf("an item emitted in place differs (-yaml.v3 +emit):\n%s", cmp.Diff(want.String(), item.String()))
 		}
+		// Added final, the item reads back as the same data.
+		var entry bytes.Buffer
+		if err := rl.writeItem(&entry, n, 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if back := encodeV3(decodeEntry(entry.Bytes())); !bytes.Equal(back, encodeV3(n)) {
+			t.Fatalf("an item added final reads back differently (-item +read back):\n%s", cmp.Diff(string(encodeV3(n)), string(back)))
+		}
 	}
 	return true
 }
