@@ -190,13 +190,11 @@ func (e *Encoder) Final(n *yaml.RNode, path string) (Final, error) {
 	}
 	y := n.YNode()
 	quoteAmbiguous(y)
-	b := &e.scratch
-	b.Reset()
-	b.WriteString("- ")
-	if y.Kind != yaml.MappingNode || !emittable(y, 0) || !(&emitter{b: b}).node(y, 2, true) {
+	e.scratch.Reset()
+	if !emitEntry(&e.scratch, y, 1) {
 		return Final{node: yaml.CopyYNode(y)}, nil
 	}
-	return Final{enc: e.keep(b.Bytes()), hdr: readHeader(n, -1)}, nil
+	return Final{enc: e.keep(e.scratch.Bytes()), hdr: readHeader(n, -1)}, nil
 }
 
 // arenaSize is the size of the blocks an Encoder keeps encodings in.

@@ -265,15 +265,10 @@ func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHe
 		n = &c
 	}
 	quoteAmbiguous(n)
-	indent := strings.Repeat(" ", col-1)
-	// Plain mappings are emitted in place, at their indentation.
-	if start := b.Len(); n.Kind == yaml.MappingNode && emittable(n, 0) {
-		b.WriteString(indent + "- ")
-		if e := (emitter{b: b}); e.node(n, col+1, true) {
-			return nil
-		}
-		b.Truncate(start)
+	if emitEntry(b, n, col) {
+		return nil
 	}
+	indent := strings.Repeat(" ", col-1)
 	enc := encodeNode(n)
 	if enc == nil {
 		return fmt.Errorf("cannot encode an item")
@@ -294,15 +289,32 @@ func (rl *ResourceList) writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHe
 	return nil
 }
 
+// emitEntry writes a plain mapping (one the emitter takes) as a sequence
+// entry with its dash at column col, in place, or writes nothing and
+// returns false. The caller has quoted what YAML 1.1 would misread.
+func emitEntry(b *bytes.Buffer, n *yaml.Node, col int) bool {
+	if n.Kind != yaml.MappingNode || !emittable(n, 0) {
+		return false
+	}
+	start := b.Len()
+	b.WriteString(strings.Repeat(" ", col-1) + "- ")
+	if e := (emitter{b: b}); e.node(n, col+1, true) {
+		return true
+	}
+	b.Truncate(start)
+	return false
+}
+
 // addedSize estimates the size of the items added, as written: exact for
 // those added final, from their nodes for the others.
 func (rl *ResourceList) addedSize() int {
 	n := 0
 	for _, it := range rl.items {
 		switch {
+		case it.pos >= 0 || it.state == stateDeleted:
 		case it.enc != nil:
 			n += len(it.enc)
-		case it.pos < 0 && it.state != stateDeleted:
+		default:
 			n += sizeHint(it.node.YNode(), 1)
 		}
 	}
