@@ -26,14 +26,15 @@ func parallel(n, w int, work func(w, i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	for r := range w {
-		lo, hi := r*n/w, (r+1)*n/w
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				work(r, i)
-			}
-		})
+	run := func(r int) {
+		for i := r * n / w; i < (r+1)*n/w; i++ {
+			work(r, i)
+		}
 	}
+	var wg sync.WaitGroup
+	for r := 1; r < w; r++ {
+		wg.Go(func() { run(r) })
+	}
+	run(0)
 	wg.Wait()
 }
