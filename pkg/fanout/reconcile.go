@@ -47,8 +47,11 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 			stale = append(stale, it) // a second child for one target
 		}
 	}
-	var fresh []*desired
-	up := b.upstream(s)
+	var (
+		fresh   []*desired
+		up      = b.upstream(s)
+		scratch builder // each spec compared, then its nodes reused
+	)
 	for _, d := range want {
 		it := byID[d.id]
 		if it == nil {
@@ -56,13 +59,14 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 			continue
 		}
 		delete(byID, d.id)
-		sp := b.spec(d.spec, up, d.repo, d.pkg)
+		sp := scratch.spec(d.spec, up, d.repo, d.pkg)
 		if equal(fieldpath.Lookup(it.Node(), specPath).YNode(), sp) {
 			n.unchanged++
-			continue
+		} else {
+			_ = fieldpath.Set(it.Edit(), specPath, yaml.NewRNode(yaml.CopyYNode(sp)))
+			n.updated++
 		}
-		_ = fieldpath.Set(it.Edit(), specPath, yaml.NewRNode(sp))
-		n.updated++
+		scratch.reset()
 	}
 	for _, it := range byID {
 		stale = append(stale, it)
