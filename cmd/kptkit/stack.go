@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,7 +14,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/pkgfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
@@ -202,17 +203,24 @@ func stackReadPackage(root string) (*resourcelist.ResourceList, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []string{filepath.Base(root)}
-	fsys := os.DirFS(filepath.Dir(root))
+	var files kptpkg.Files
 	if info.IsDir() {
-		fsys = os.DirFS(root)
-		if files, err = packageFiles(fsys, isStackFile); err != nil {
+		if files, err = pkgfs.Read(root); err != nil {
 			return nil, err
 		}
+	} else {
+		b, err := os.ReadFile(root)
+		if err != nil {
+			return nil, err
+		}
+		files = kptpkg.Files{filepath.Base(root): b}
 	}
 	items := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, f := range files {
-		nodes, err := stackDocuments(fsys, f)
+	for _, f := range files.Paths() {
+		if !isStackFile(f) || files.Ignored(f) {
+			continue
+		}
+		nodes, err := stackDocuments(f, files[f])
 		if err != nil {
 			return nil, err
 		}
@@ -243,11 +251,7 @@ func isStackFile(p string) bool {
 
 // stackDocuments reads a file's resources, annotated with their path and
 // index. Documents that are not resources (lists, scalars) are skipped.
-func stackDocuments(fsys fs.FS, file string) ([]*yaml.Node, error) {
-	data, err := fs.ReadFile(fsys, file)
-	if err != nil {
-		return nil, err
-	}
+func stackDocuments(file string, data []byte) ([]*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var out []*yaml.Node
 	for i := 0; ; i++ {

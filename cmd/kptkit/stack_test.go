@@ -49,7 +49,7 @@ status:
 `,
 		"ignored/skip.yaml": "kind: ConfigMap\nmetadata: {name: ignored}\n",
 		".hidden/skip.yaml": "kind: ConfigMap\nmetadata: {name: hidden}\n",
-		".krmignore":        "ignored/\n",
+		".krmignore":        "ignored/\n.hidden/\n", // kpt reads hidden folders unless ignored
 		"notes.txt":         "not a resource\n",
 	}
 	for name, content := range files {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/pkgdir"
@@ -183,18 +183,7 @@ func readDir(root string) (map[string][]byte, error) {
 		b, err := os.ReadFile(root)
 		return map[string][]byte{filepath.Base(root): b}, err
 	}
-	fsys := os.DirFS(root)
-	names, err := packageFiles(fsys, func(string) bool { return true })
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	for _, p := range names {
-		if files[p], err = fs.ReadFile(fsys, p); err != nil {
-			return nil, err
-		}
-	}
-	return files, nil
+	return pkgfs.Read(root)
 }
 
 // writePackage replaces dir with the package's files.

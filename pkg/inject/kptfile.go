@@ -10,6 +10,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -151,7 +152,7 @@ func ensureList(kf *yaml.RNode, l list) (parent, seq *yaml.Node) {
 		p = yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode})
 	}
 	if created {
-		place(kf.YNode(), l.parent)
+		kptpkg.PlaceField(kf.YNode(), l.parent)
 	}
 	if s := fieldpath.Lookup(p, fieldpath.Path{l.name}); s != nil && s.YNode().Kind == yaml.SequenceNode {
 		return p.YNode(), s.YNode()
@@ -173,27 +174,4 @@ func keyOf(n *yaml.Node, key string) string {
 	}
 	v, _ := fieldpath.String(yaml.NewRNode(n), fieldpath.Path{key})
 	return v
-}
-
-// kptfileOrder is the order of the Kptfile's top-level fields as kpt writes
-// them.
-var kptfileOrder = []string{"apiVersion", "kind", "metadata", "upstream", "upstreamLock", "info", "pipeline", "inventory", "status"}
-
-// place moves the new top-level field (appended last) before the first
-// field that kpt writes after it.
-func place(kf *yaml.Node, field string) {
-	rank := slices.Index(kptfileOrder, field)
-	c := kf.Content
-	last := len(c) - 2
-	if rank < 0 || last < 0 || c[last].Value != field {
-		return
-	}
-	for i := 0; i < last; i += 2 {
-		if r := slices.Index(kptfileOrder, c[i].Value); r > rank {
-			moved := []*yaml.Node{c[last], c[last+1]}
-			rest := slices.Concat(c[i:last])
-			kf.Content = slices.Concat(c[:i], moved, rest)
-			return
-		}
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
@@ -72,7 +73,7 @@ func Apply(rl *resourcelist.ResourceList, p Prepend) []result.Result {
 	if len(pl.YNode().Content) == 0 {
 		_ = fieldpath.Remove(n, pipelinePath)
 	} else {
-		placePipeline(n.YNode())
+		kptpkg.PlaceField(n.YNode(), "pipeline")
 	}
 	return nil
 }
@@ -185,28 +186,5 @@ func sortLists(pl *yaml.Node) {
 	}
 	if mi > vi && vi >= 0 && c[mi].Line == 0 {
 		c[mi], c[mi+1], c[vi], c[vi+1] = c[vi], c[vi+1], c[mi], c[mi+1]
-	}
-}
-
-// placePipeline moves a pipeline created at the end of a Kptfile before the
-// fields kpt writes after it (inventory, status).
-func placePipeline(kf *yaml.Node) {
-	c := kf.Content
-	pi := -1
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i].Value == "pipeline" {
-			pi = i
-		}
-	}
-	if pi < 0 || c[pi].Line != 0 {
-		return
-	}
-	for i := 0; i+1 < pi; i += 2 {
-		if c[i].Value == "inventory" || c[i].Value == "status" {
-			moved := []*yaml.Node{c[pi], c[pi+1]}
-			rest := append(append([]*yaml.Node{}, c[i:pi]...), c[pi+2:]...)
-			kf.Content = append(append(c[:i:i], moved...), rest...)
-			return
-		}
 	}
 }

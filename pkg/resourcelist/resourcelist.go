@@ -93,6 +93,36 @@ func Parse(in []byte) (rl *ResourceList, err error) {
 	return rl, nil
 }
 
+// FromNodes returns a ResourceList of items held as nodes (a package read
+// from its files) and a functionConfig (nil for none). The items count as
+// read, not added; the list holds the nodes given, and Write encodes every
+// item (there are no input bytes to copy).
+func FromNodes(items []*yaml.RNode, fnConfig *yaml.RNode) *ResourceList {
+	rl := Empty()
+	if fnConfig != nil {
+		rl.doc.Content = append(rl.doc.Content, str("functionConfig"), fnConfig.YNode())
+		rl.fnConfig = fnConfig
+	}
+	rl.items = make([]*Item, len(items))
+	for i, n := range items {
+		rl.items[i] = &Item{node: n, pos: i}
+	}
+	return rl
+}
+
+// Nodes returns the items' nodes, deleted ones left out, as Write would
+// write them: changed and new items with the strings YAML 1.1 would misread
+// quoted. It is how a caller that keeps items as nodes (a package sink)
+// takes a function's output without writing and parsing it.
+func (rl *ResourceList) Nodes() []*yaml.RNode {
+	nodes := rl.liveNodes()
+	out := make([]*yaml.RNode, len(nodes))
+	for i, n := range nodes {
+		out[i] = yaml.NewRNode(n)
+	}
+	return out
+}
+
 // FunctionConfig returns the functionConfig, or nil when there is none.
 func (rl *ResourceList) FunctionConfig() *yaml.RNode { return rl.fnConfig }
 

@@ -1,0 +1,87 @@
+package kptpkg
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+)
+
+// Resources reads the items of the package at dir ("" for the root) as kpt
+// reads a package: every document of its resource files that .krmignore does
+// not leave out, files in path order, each item annotated with its path
+// (relative to dir), its index in the file and its sequence indentation.
+// With deep, the subpackages' files are read too; without, they are not
+// (as `kpt fn render` reads one package of a tree).
+func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
+	ig := f.ignorer()
+	var nodes []*yaml.RNode
+	for _, p := range f.Paths() {
+		rel, ok := relative(p, dir)
+		if !ok || !IsResource(p) || ig.ignored(p) || (!deep && owner(ig.pkgs, p, false) != dir) {
+			continue
+		}
+		read, err := Items(rel, f[p])
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, read...)
+	}
+	return nodes, nil
+}
+
+// Items reads the documents of one resource file, annotated with the path
+// given and their index, as kpt's package reader does.
+func Items(p string, data []byte) ([]*yaml.RNode, error) {
+	r := kio.ByteReader{
+		Reader:            bytes.NewReader(data),
+		PreserveSeqIndent: true,
+		WrapBareSeqNode:   true,
+		DisableUnwrapping: true,
+		SetAnnotations: map[string]string{
+			kptfile.AnnotationPath:         p,
+			kptfile.AnnotationInternalPath: p,
+		},
+	}
+	read, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", p, err)
+	}
+	for i, n := range read {
+		if n.GetKind() == "" || n.GetApiVersion() == "" {
+			return nil, fmt.Errorf("%s: document %d is not a resource (it needs apiVersion and kind)", p, i)
+		}
+	}
+	return read, nil
+}
+
+// relative returns p relative to dir, and whether p lies below dir.
+func relative(p, dir string) (string, bool) {
+	if dir == "" {
+		return p, true
+	}
+	return strings.CutPrefix(p, dir+"/")
+}
+
+// ResourceList returns items as a ResourceList for functions, followed by
+// extra items (such as in-cluster objects), with fnConfig (may be nil) as
+// its functionConfig. The ResourceList holds the nodes given.
+func ResourceList(items, extra []*yaml.RNode, fnConfig *yaml.RNode) *resourcelist.ResourceList {
+	all := make([]*yaml.RNode, 0, len(items)+len(extra))
+	return resourcelist.FromNodes(append(append(all, items...), extra...), fnConfig)
+}
+
+// Copy returns deep copies of the items, for a function to change without
+// touching the originals.
+func Copy(items []*yaml.RNode) []*yaml.RNode {
+	out := make([]*yaml.RNode, len(items))
+	for i, n := range items {
+		out[i] = yaml.NewRNode(yaml.CopyYNode(n.YNode()))
+	}
+	return out
+}

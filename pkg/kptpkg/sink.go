@@ -1,0 +1,125 @@
+package kptpkg
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+)
+
+// Sink returns the package's files after functions changed its items (read
+// from original with Resources("", true) as before): the items grouped into
+// files by their path annotation, in index order, written as kpt writes them
+// without the bookkeeping annotations. In-cluster items are inputs, not
+// package content, and are left out. A file whose items are the same YAML as
+// before keeps its bytes; files kpt does not read as resources (other files,
+// and those .krmignore names) are kept; a resource file whose items are all
+// gone is gone. An item whose path is missing or leaves the package is an
+// error.
+func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
+	after, err := group(items)
+	if err != nil {
+		return nil, err
+	}
+	was, err := group(before)
+	if err != nil {
+		return nil, fmt.Errorf("the items read before: %w", err)
+	}
+	ig := original.ignorer()
+	files := Files{}
+	for p, b := range original {
+		if !IsResource(p) || ig.ignored(p) {
+			files[p] = b
+		}
+	}
+	for p, ns := range after {
+		if orig, ok := original[p]; ok && sameNodes(was[p], ns) {
+			files[p] = orig
+			continue
+		}
+		b, err := Encode(ns)
+		if err != nil {
+			return nil, fmt.Errorf("cannot write %s: %w", p, err)
+		}
+		files[p] = b
+	}
+	return files, nil
+}
+
+// group sorts a package's items into files, each in index order.
+func group(items []*yaml.RNode) (map[string][]*yaml.RNode, error) {
+	byFile := map[string][]*yaml.RNode{}
+	for _, n := range items {
+		if n.GetAnnotations(v1alpha1.AnnotationInCluster)[v1alpha1.AnnotationInCluster] == "true" {
+			continue
+		}
+		p, _, err := kioutil.GetFileAnnotations(n)
+		if err != nil {
+			return nil, err
+		}
+		if p == "" {
+			return nil, fmt.Errorf("%s/%s has no %s annotation: cannot tell which file it belongs to", n.GetKind(), n.GetName(), kptfile.AnnotationPath)
+		}
+		if err := CheckPath("file", p); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", n.GetKind(), n.GetName(), err)
+		}
+		byFile[p] = append(byFile[p], n)
+	}
+	for _, ns := range byFile {
+		slices.SortStableFunc(ns, func(a, b *yaml.RNode) int { return index(a) - index(b) })
+	}
+	return byFile, nil
+}
+
+// Encode writes one file's items as kpt writes a package file: documents
+// separated by ---, each with the sequence indentation it was read with,
+// without the bookkeeping annotations.
+func Encode(items []*yaml.RNode) ([]byte, error) {
+	var b bytes.Buffer
+	w := kio.ByteWriter{Writer: &b, ClearAnnotations: kptfile.BookkeepingAnnotations}
+	err := w.Write(items)
+	return b.Bytes(), err
+}
+
+// sameNodes reports whether two files' items are the same YAML: kinds,
+// tags, values, styles and comments, positions aside.
+func sameNodes(a, b []*yaml.RNode) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !SameNode(a[i].YNode(), b[i].YNode()) {
+			return false
+		}
+	}
+	return true
+}
+
+// SameNode reports whether two YAML trees are the same: kinds, tags, values,
+// styles, anchors and comments, positions aside.
+func SameNode(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Style != b.Style || a.Anchor != b.Anchor ||
+		a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment ||
+		len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil) {
+		return false
+	}
+	for i := range a.Content {
+		if !SameNode(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func index(n *yaml.RNode) int {
+	_, idx, _ := kioutil.GetFileAnnotations(n)
+	i, _ := strconv.Atoi(idx)
+	return i
+}
