@@ -1,0 +1,216 @@
+// Package gitrepo reads local git repositories in process with go-git (as
+// Porch does), opening them by path — also bare ones, and file:// URLs — so
+// that no git binary and no network is needed: a ref or commit goes in, the
+// commit and the files of a folder at that commit come out. Remote URLs
+// (https, ssh) are read from a local clone the caller maps them to.
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// Repo is an opened local git repository. Its methods are safe for
+// concurrent use.
+type Repo struct {
+	URL  string // as the caller named it
+	Path string // where it was opened
+	mu   sync.Mutex
+	r    *git.Repository
+}
+
+// Local returns the local path of a repository named by url: a path, a
+// file:// URL, or (through mapped, URL → local path) a remote URL. A remote
+// URL that is not mapped is an error saying how to map it.
+func Local(u string, mapped map[string]string) (string, error) {
+	// A URL and its form with or without .git name one repository.
+	bare := strings.TrimSuffix(u, ".git")
+	for k, p := range mapped {
+		if strings.TrimSuffix(k, ".git") == bare {
+			return p, nil
+		}
+	}
+	switch {
+	case strings.HasPrefix(u, "file://"):
+		parsed, err := url.Parse(u)
+		if err != nil {
+			return "", fmt.Errorf("git repository %q: %w", u, err)
+		}
+		return parsed.Path, nil
+	case strings.Contains(u, "://") || strings.HasPrefix(u, "git@"):
+		return "", fmt.Errorf("git repository %q is not local: kptkit reads no network; map it to a local clone with --repo-map %s=PATH", u, u)
+	}
+	return u, nil
+}
+
+// Open opens the repository at path (a working copy or a bare repository).
+func Open(u, p string) (*Repo, error) {
+	r, err := git.PlainOpenWithOptions(p, &git.PlainOpenOptions{DetectDotGit: false})
+	if err != nil {
+		return nil, fmt.Errorf("cannot open git repository %s: %w", p, err)
+	}
+	return &Repo{URL: u, Path: p, r: r}, nil
+}
+
+// ErrNotFound is returned for a ref the repository does not have.
+var ErrNotFound = errors.New("not found")
+
+// Resolve returns the commit a ref names: a tag, a branch (also as
+// refs/remotes/origin/<branch> in a clone), a full ref name or a commit hash.
+func (g *Repo) Resolve(ref string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	candidates := []plumbing.ReferenceName{
+		plumbing.NewTagReferenceName(ref),
+		plumbing.NewBranchReferenceName(ref),
+		plumbing.NewRemoteReferenceName("origin", ref),
+		plumbing.ReferenceName(ref),
+	}
+	for _, name := range candidates {
+		r, err := g.r.Reference(name, true)
+		if err != nil {
+			continue
+		}
+		return g.peel(r.Hash())
+	}
+	if plumbing.IsHash(ref) {
+		if _, err := g.r.CommitObject(plumbing.NewHash(ref)); err == nil {
+			return ref, nil
+		}
+	}
+	return "", fmt.Errorf("ref %q of %s: %w", ref, g.URL, ErrNotFound)
+}
+
+// peel returns the commit a hash names, through annotated tags.
+func (g *Repo) peel(h plumbing.Hash) (string, error) {
+	for range 10 {
+		if t, err := g.r.TagObject(h); err == nil {
+			h = t.Target
+			continue
+		}
+		c, err := g.r.CommitObject(h)
+		if err != nil {
+			return "", fmt.Errorf("%s in %s is not a commit: %w", h, g.URL, err)
+		}
+		return c.Hash.String(), nil
+	}
+	return "", fmt.Errorf("%s in %s: tags nested too deep", h, g.URL)
+}
+
+// Refs lists the repository's tags and branches (short names; a clone's
+// origin branches count as branches), each with the commit it names.
+func (g *Repo) Refs() (tags, branches map[string]string, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tags, branches = map[string]string{}, map[string]string{}
+	iter, err := g.r.References()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer iter.Close()
+	err = iter.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() != plumbing.HashReference {
+			return nil
+		}
+		name := r.Name()
+		var into map[string]string
+		var short string
+		switch {
+		case name.IsTag():
+			into, short = tags, name.Short()
+		case name.IsBranch():
+			into, short = branches, name.Short()
+		case name.IsRemote() && strings.HasPrefix(name.String(), "refs/remotes/origin/"):
+			into, short = branches, strings.TrimPrefix(name.String(), "refs/remotes/origin/")
+			if _, ok := branches[short]; ok {
+				return nil // the local branch wins
+			}
+		default:
+			return nil
+		}
+		c, err := g.peel(r.Hash())
+		if err != nil {
+			return nil // a tag of a tree or blob names no package revision
+		}
+		into[short] = c
+		return nil
+	})
+	return tags, branches, err
+}
+
+// Files returns the files below dir ("" for the whole tree) at a commit,
+// with paths relative to dir. A symbolic link is an error, as in a folder.
+func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := g.r.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		return nil, fmt.Errorf("commit %s of %s: %w", commit, g.URL, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, err
+	}
+	dir = strings.Trim(path.Clean("/"+dir), "/")
+	if dir != "" {
+		if tree, err = tree.Tree(dir); err != nil {
+			return nil, fmt.Errorf("folder %q at commit %s of %s: %w", dir, short(commit), g.URL, ErrNotFound)
+		}
+	}
+	files := kptpkg.Files{}
+	err = tree.Files().ForEach(func(f *object.File) error {
+		switch f.Mode {
+		case filemode.Symlink:
+			return fmt.Errorf("%s %w", f.Name, kptpkg.ErrSymlink)
+		case filemode.Submodule:
+			return nil
+		}
+		if strings.Split(f.Name, "/")[0] == ".git" {
+			return nil
+		}
+		r, err := f.Reader()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		b, err := io.ReadAll(r)
+		files[f.Name] = b
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %q at commit %s of %s: %w", dir, short(commit), g.URL, err)
+	}
+	return files, nil
+}
+
+// Packages returns the folders (relative to dir) that hold a Kptfile at a
+// commit, sorted.
+func (g *Repo) Packages(commit, dir string) ([]string, error) {
+	files, err := g.Files(commit, dir)
+	if err != nil {
+		return nil, err
+	}
+	pkgs := files.Packages()
+	sort.Strings(pkgs)
+	return pkgs, nil
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
