@@ -3,7 +3,7 @@ package porch
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/decode"
 )
 
@@ -11,9 +11,9 @@ import (
 // out to many downstream targets: one PackageVariant per target, each made
 // from the target's template.
 type PackageVariantSet struct {
-	v1alpha1.TypeMeta `yaml:",inline"`
-	Metadata          v1alpha1.ObjectMeta   `yaml:"metadata,omitempty"`
-	Spec              PackageVariantSetSpec `yaml:"spec,omitempty"`
+	meta.TypeMeta `yaml:",inline"`
+	Metadata      meta.ObjectMeta       `yaml:"metadata,omitempty"`
+	Spec          PackageVariantSetSpec `yaml:"spec,omitempty"`
 }
 
 // PackageVariantSetSpec is the upstream to clone and the targets to clone it to.
@@ -134,16 +134,16 @@ type FunctionTemplate struct {
 // Repository (config.porch.kpt.dev/v1alpha1) is a package repository
 // registered with Porch. Templates read only its metadata.
 type Repository struct {
-	v1alpha1.TypeMeta `yaml:",inline"`
-	Metadata          v1alpha1.ObjectMeta `yaml:"metadata,omitempty"`
+	meta.TypeMeta `yaml:",inline"`
+	Metadata      meta.ObjectMeta `yaml:"metadata,omitempty"`
 }
 
 // PackageRevision (porch.kpt.dev/v1alpha1) is one revision of a package in a
 // repository.
 type PackageRevision struct {
-	v1alpha1.TypeMeta `yaml:",inline"`
-	Metadata          v1alpha1.ObjectMeta `yaml:"metadata,omitempty"`
-	Spec              PackageRevisionSpec `yaml:"spec,omitempty"`
+	meta.TypeMeta `yaml:",inline"`
+	Metadata      meta.ObjectMeta     `yaml:"metadata,omitempty"`
+	Spec          PackageRevisionSpec `yaml:"spec,omitempty"`
 }
 
 // PackageRevisionSpec names the package revision: repository, package,

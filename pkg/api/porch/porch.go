@@ -7,7 +7,7 @@ package porch
 
 import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
-	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/decode"
 )
 
@@ -28,10 +28,10 @@ const (
 
 // The types of Porch's kinds, for matching items and functionConfigs.
 var (
-	TypePackageVariant    = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindVariant}
-	TypePackageVariantSet = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha2, Kind: KindVariantSet}
-	TypeRepository        = v1alpha1.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindRepository}
-	TypePackageRevision   = v1alpha1.TypeMeta{APIVersion: V1alpha1, Kind: KindRevision}
+	TypePackageVariant    = meta.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindVariant}
+	TypePackageVariantSet = meta.TypeMeta{APIVersion: ConfigV1alpha2, Kind: KindVariantSet}
+	TypeRepository        = meta.TypeMeta{APIVersion: ConfigV1alpha1, Kind: KindRepository}
+	TypePackageRevision   = meta.TypeMeta{APIVersion: V1alpha1, Kind: KindRevision}
 )
 
 // Adoption and deletion policies of a PackageVariant.
@@ -45,9 +45,9 @@ const (
 // PackageVariant asks for a downstream package cloned from an upstream one
 // and adjusted: package context, pipeline functions, injected configuration.
 type PackageVariant struct {
-	v1alpha1.TypeMeta `yaml:",inline"`
-	Metadata          v1alpha1.ObjectMeta `yaml:"metadata,omitempty"`
-	Spec              PackageVariantSpec  `yaml:"spec,omitempty"`
+	meta.TypeMeta `yaml:",inline"`
+	Metadata      meta.ObjectMeta    `yaml:"metadata,omitempty"`
+	Spec          PackageVariantSpec `yaml:"spec,omitempty"`
 }
 
 // PackageVariantSpec is what a PackageVariant asks for.
@@ -85,5 +85,11 @@ type PackageContext struct {
 }
 
 // InjectionSelector chooses the in-cluster object that fills an injection
-// point: by name, and by group, version and kind where given.
-type InjectionSelector = v1alpha1.InjectionSelector
+// point: it applies to a point when each of its group, version and kind that
+// is set equals the point's, and selects the object named Name.
+type InjectionSelector struct {
+	Group   *string `yaml:"group,omitempty"`
+	Version *string `yaml:"version,omitempty"`
+	Kind    *string `yaml:"kind,omitempty"`
+	Name    string  `yaml:"name"`
+}

@@ -5,13 +5,15 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/api/meta"
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // DefaultNamespace is the namespace of an object, or of a scope, that names
 // none: Kubernetes' "default".
-const DefaultNamespace = "default"
+const DefaultNamespace = meta.DefaultNamespace
 
 // InjectConfig fills a package's injection points (items annotated
 // kpt.dev/config-injection) from in-cluster objects, as Porch does for a
@@ -29,16 +31,9 @@ type InjectConfig struct {
 	Objects []*yaml.RNode `yaml:"objects,omitempty"`
 }
 
-// InjectionSelector chooses the in-cluster object that fills an injection
-// point: it applies to a point when each of its group, version and kind that
-// is set equals the point's, and selects the object named Name. It has the
-// fields of Porch's (porch.InjectionSelector converts to it).
-type InjectionSelector struct {
-	Group   *string `yaml:"group,omitempty"`
-	Version *string `yaml:"version,omitempty"`
-	Kind    *string `yaml:"kind,omitempty"`
-	Name    string  `yaml:"name"`
-}
+// InjectionSelector is Porch's (InjectConfig takes the same selectors as a
+// PackageVariant's spec.injectors).
+type InjectionSelector = porch.InjectionSelector
 
 // Default puts the scope in the default namespace when none is given.
 func (c *InjectConfig) Default() {

@@ -3,6 +3,8 @@
 // read and write, each with Default and Validate where it is a config.
 package v1alpha1
 
+import "github.com/kptkit/kptkit/pkg/api/meta"
+
 const (
 	// Group is the API group of kptkit's kinds.
 	Group = "fn.kptkit.dev"
@@ -34,22 +36,12 @@ const (
 	KindInstallPlan      = "InstallPlan"
 )
 
-// TypeMeta is the apiVersion and kind of an object.
-type TypeMeta struct {
-	APIVersion string `yaml:"apiVersion,omitempty"`
-	Kind       string `yaml:"kind,omitempty"`
-}
-
-// ObjectMeta is the part of Kubernetes' metadata the functions read.
-type ObjectMeta struct {
-	Name        string            `yaml:"name,omitempty"`
-	Namespace   string            `yaml:"namespace,omitempty"`
-	Labels      map[string]string `yaml:"labels,omitempty"`
-	Annotations map[string]string `yaml:"annotations,omitempty"`
-}
-
-// Describe names the type for messages: `Kind (apiVersion)`.
-func (t TypeMeta) Describe() string { return t.Kind + " (" + t.APIVersion + ")" }
+// TypeMeta and ObjectMeta are the shared metadata (pkg/api/meta), named here
+// too so that kptkit's kinds read as one package.
+type (
+	TypeMeta   = meta.TypeMeta
+	ObjectMeta = meta.ObjectMeta
+)
 
 // The types of kptkit's kinds, for matching items and functionConfigs.
 var (
@@ -65,5 +57,5 @@ var (
 	TypeInstallPlan       = TypeMeta{APIVersion: APIVersion, Kind: KindInstallPlan}
 
 	// TypeConfigMap is the core ConfigMap.
-	TypeConfigMap = TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}
+	TypeConfigMap = meta.TypeConfigMap
 )
