@@ -21,6 +21,9 @@ type Request struct {
 	// Namespace is the scope; "" means "default".
 	Namespace string
 	Objects   []*yaml.RNode
+	// Pool holds in-cluster objects indexed beforehand (NewPool), seen
+	// beside the ResourceList's in-cluster items and Objects.
+	Pool *Pool
 }
 
 // scope returns the namespace whose objects the request sees.

@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -86,12 +87,61 @@ func (p *pool) elsewhere(apiVersion, kind, name, scope string) []string {
 	return out
 }
 
-// collect takes the in-cluster items out of the list (they are inputs, not
-// package content) and pools them with the request's inline objects.
-func collect(rl *resourcelist.ResourceList, req Request) (*pool, []result.Result) {
+// Pool is a set of in-cluster objects indexed once, for a caller that fills
+// many packages from the same objects (a fleet of variants): give it as
+// Request.Pool instead of putting the objects into every ResourceList. It is
+// read-only once made, and safe for concurrent use.
+type Pool struct{ p *pool }
+
+// NewPool indexes objects; where names the i-th object's origin for
+// messages. Objects without kind or name are left out with a warning; two
+// objects with one type, namespace and name are an error.
+func NewPool(objects []*yaml.RNode, where func(i int) string) (*Pool, []result.Result) {
 	p := newPool()
 	var rs []result.Result
-	for _, it := range rl.Select(resourcelist.Header.InCluster) {
+	for i, n := range objects {
+		o := &Object{Header: resourcelist.HeaderOf(n), Node: n, Where: where(i)}
+		if o.Header.Kind == "" || o.Header.Name == "" {
+			rs = append(rs, result.Warningf("%s: in-cluster object has no kind or metadata.name: it cannot fill an injection point", o.Where))
+			continue
+		}
+		if err := p.add(o); err != nil {
+			rs = append(rs, result.Errorf("%v", err))
+		}
+	}
+	return &Pool{p: p}, rs
+}
+
+// clone returns a copy of the pool's index that more objects can be added to.
+func (p *pool) clone() *pool {
+	c := newPool()
+	for k, names := range p.byScope {
+		c.byScope[k] = maps.Clone(names)
+	}
+	for k, names := range p.namespaces {
+		m := make(map[string][]string, len(names))
+		for name, nss := range names {
+			m[name] = slices.Clone(nss)
+		}
+		c.namespaces[k] = m
+	}
+	return c
+}
+
+// collect takes the in-cluster items out of the list (they are inputs, not
+// package content) and pools them with the request's inline objects and its
+// shared pool.
+func collect(rl *resourcelist.ResourceList, req Request) (*pool, []result.Result) {
+	items := rl.Select(resourcelist.Header.InCluster)
+	if req.Pool != nil && len(items) == 0 && len(req.Objects) == 0 {
+		return req.Pool.p, nil
+	}
+	p := newPool()
+	if req.Pool != nil {
+		p = req.Pool.p.clone()
+	}
+	var rs []result.Result
+	for _, it := range items {
 		rl.Delete(it)
 		h := it.Header()
 		if h.Name == "" || h.Kind == "" {
