@@ -39,6 +39,10 @@ type Options struct {
 	// kinds); without it they are ignored (for kinds owned by others, such as
 	// Porch's, which carry status and fields we do not read).
 	KnownFields bool
+	// Unknown, without KnownFields, collects the fields the Go type does not
+	// have instead of ignoring them (for warnings about another owner's
+	// kinds: a field their API lacks is dropped by their server).
+	Unknown *[]Error
 }
 
 // AnyScalar is a string field that takes any scalar (`revision: 3` or
@@ -193,8 +197,11 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path string) {
 		seen[k] = true
 		f, ok := fields[k]
 		if !ok {
-			if d.opts.KnownFields {
+			switch {
+			case d.opts.KnownFields:
 				d.fail(p, "unknown field %q%s", k, suggest.Hint(k, names(fields)))
+			case d.opts.Unknown != nil:
+				*d.opts.Unknown = append(*d.opts.Unknown, Error{Path: p, Msg: fmt.Sprintf("unknown field %q%s", k, suggest.Hint(k, names(fields)))})
 			}
 			continue
 		}

@@ -44,11 +44,13 @@ func TestInto(t *testing.T) {
 	t.Parallel()
 	group := "apps"
 	tests := []struct {
-		name     string
-		in       string
-		opts     decode.Options
-		want     sample
-		wantErrs []decode.Error
+		name        string
+		in          string
+		opts        decode.Options
+		want        sample
+		wantErrs    []decode.Error
+		unknown     bool
+		wantUnknown []decode.Error
 	}{{
 		name: "every kind of field",
 		in: `name: x
@@ -104,6 +106,15 @@ revision: {a: b}`,
 		in:   "name: x\nstatus: {a: b}",
 		want: sample{Meta: meta{Name: "x"}},
 	}, {
+		name:    "unknown fields are collected apart when asked",
+		in:      "name: x\nkyes: [a]\nitems: [{name: i, grop: g}]",
+		unknown: true,
+		want:    sample{Meta: meta{Name: "x"}, Items: []inner{{Name: "i"}}},
+		wantUnknown: []decode.Error{
+			{Path: "kyes", Msg: `unknown field "kyes" (did you mean "keys"?)`},
+			{Path: "items[0].grop", Msg: `unknown field "grop" (did you mean "group"?)`},
+		},
+	}, {
 		name:     "duplicate keys",
 		in:       "name: x\nname: y\ndata: {a: b, a: c}",
 		want:     sample{Meta: meta{Name: "x"}, Data: map[string]string{"a": "b"}},
@@ -122,7 +133,14 @@ revision: {a: b}`,
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var got sample
+			var unknown []decode.Error
+			if tc.unknown {
+				tc.opts.Unknown = &unknown
+			}
 			errs := decode.Into(parse(t, tc.in), &got, tc.opts, "")
+			if diff := cmp.Diff(tc.wantUnknown, unknown); diff != "" {
+				t.Errorf("unknown fields (-want +got):\n%s", diff)
+			}
 			got.Raw = nil
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("value mismatch (-want +got):\n%s", diff)

@@ -90,8 +90,16 @@ func SetFrom(c *krmfn.Config, rl *resourcelist.ResourceList) (*Set, []result.Res
 	}
 	s := &Set{cfg: *c}
 	s.cfg.Header.Path = configPath(c, rl)
-	if rs := s.cfg.Decode(&s.PackageVariantSet, decode.Options{}); len(rs) > 0 {
+	var unknown []decode.Error
+	if rs := s.cfg.Decode(&s.PackageVariantSet, decode.Options{Unknown: &unknown}); len(rs) > 0 {
 		return nil, rs
+	}
+	// Porch's API server drops a field its schema lacks: say so.
+	var warnings []result.Result
+	for _, u := range unknown {
+		if strings.HasPrefix(u.Path, "spec.") {
+			warnings = append(warnings, s.warningf(u.Path, "%s: %s: Porch's PackageVariantSet has no such field and ignores it", u.Path, u.Msg))
+		}
 	}
 	s.UpstreamNode = field(field(c.Node.YNode(), "spec"), "upstream")
 	var errs []decode.Error
@@ -101,9 +109,9 @@ func SetFrom(c *krmfn.Config, rl *resourcelist.ResourceList) (*Set, []result.Res
 	s.Selectors, sErrs = selectors(s.Spec.Targets)
 	errs = append(errs, sErrs...)
 	if len(errs) > 0 {
-		return nil, s.errorResults(errs)
+		return nil, append(s.errorResults(errs), warnings...)
 	}
-	return s, nil
+	return s, warnings
 }
 
 // configPath returns the file of the set: its own path annotation, or that of

@@ -15,8 +15,8 @@ var Function = krmfn.Function{Name: "fan-out-variants", Run: Run}
 // Run reads the PackageVariantSet from the functionConfig and expands it.
 func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 	s, rs := SetFrom(krmfn.ConfigOf(rl), rl)
+	rl.AddResults(rs...)
 	if s == nil {
-		rl.AddResults(rs...)
 		return nil
 	}
 	rl.AddResults(Expand(rl, s, celexpr.DefaultCostLimit)...)

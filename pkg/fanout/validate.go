@@ -37,7 +37,7 @@ func validate(pvs *porch.PackageVariantSet) []decode.Error {
 		}
 		// Current Porch names the upstream by revision or by workspace.
 		if up.Revision == "" && up.WorkspaceName == "" {
-			errs.add("spec.upstream.revision", "spec.upstream.revision is a required field")
+			errs.add("spec.upstream.revision", "either spec.upstream.revision or spec.upstream.workspaceName must be specified")
 		}
 	}
 	if len(pvs.Spec.Targets) == 0 {
