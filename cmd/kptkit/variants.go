@@ -1,15 +1,16 @@
 package main
 
 import (
+	"maps"
+	"slices"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -17,190 +18,358 @@ import (
 
 	"github.com/kptkit/kptkit/functions"
 	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fleet"
-	"github.com/kptkit/kptkit/pkg/pkgdir"
-	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 func init() {
 	commands["variants"] = command{
-		summary: "render a fleet of package variants locally (variants render --help)",
+		summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
 		run:     runVariants,
 	}
 }
 
-const variantsUsage = `Usage: kptkit variants render --variants PATH --upstream DIR --out DIR [--cluster PATH]
+const variantsUsage = `Usage: kptkit variants render --variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]
 
 Renders, without a cluster, what Porch would make of PackageVariantSets and
-PackageVariants: each set is expanded over the cluster's objects
-(fan-out-variants), then every variant's upstream package is copied to
-OUT/<downstream repo>/<downstream package>/ with its package context set
-(name, spec.packageContext), its pipeline prepended (spec.pipeline) and its
-injection points filled (spec.injectors) from the cluster's objects.
+PackageVariants. Each set is expanded over the cluster's objects
+(fan-out-variants); every variant's upstream package is cloned as kpt pkg get
+clones it into OUT/<downstream repo>/<downstream package>/ (or, when the
+package exists and its upstream moved, updated as kpt pkg update does, its
+own edits kept), given its package context, its pipeline and its injection
+points filled from the cluster's objects, and rendered.
 
---variants and --cluster take YAML files or folders of them. --upstream is a
-folder of packages (each folder holding a Kptfile is a package, named by its
-path below --upstream), or one package. Each rendered package replaces what
-OUT held for it.
+Upstreams come from the cluster's Repository objects (git: a local path or
+file:// URL; remote URLs through --repo-map), or, for repositories the cluster
+does not describe, from --upstream: a folder of packages named by their path
+below it.
+
+Only packages a variant owns (kptkit.dev/owner on their Kptfile) are ever
+written or removed, each one whole. The status of every variant and set is
+written to OUT/variants.status.yaml (or --status).
+
+Exit status: 0 when every variant rendered, 1 when any failed (the others are
+written) or --check finds changes, 2 for bad usage.
 
 Flags:
 `
 
 func runVariants(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "render" {
+	if len(args) == 0 {
 		fmt.Fprint(stderr, variantsUsage)
 		return 2
 	}
-	fs := flag.NewFlagSet("kptkit variants render", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, variantsUsage); fs.PrintDefaults() }
-	variants := fs.String("variants", "", "PackageVariantSets and PackageVariants: a YAML file or a folder")
-	cluster := fs.String("cluster", "", "the management cluster's objects: a YAML file or a folder")
-	upstream := fs.String("upstream", "", "the upstream packages: a folder of packages, or one package")
-	out := fs.String("out", "", "where the rendered packages go")
-	if err := parseInterspersed(fs, args[1:]); err != nil {
+	switch args[0] {
+	case "-h", "--help", "help":
+		variantsFlags(stdout).Usage()
+		return 0
+	case "render":
+		if wantsHelp(args[1:]) {
+			variantsFlags(stdout).Usage()
+			return 0
+		}
+	default:
+		fmt.Fprintf(stderr, "kptkit variants: unknown subcommand %q (the subcommand is render)\n", args[0])
+		return 2
+	}
+	fs := variantsFlags(stderr)
+	if err := parseInterspersed(fs.FlagSet, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
-	if *variants == "" || *upstream == "" || *out == "" || fs.NArg() > 0 {
+	if err := fs.validate(); err != nil {
+		fmt.Fprintf(stderr, "kptkit variants render: %v\n\n", err)
 		fs.Usage()
 		return 2
 	}
-	in, err := readFleet(*variants, *cluster, *upstream)
-	if err != nil {
+	return fs.run(stdout, stderr)
+}
+
+// variantsCmd holds the flags of variants render.
+type variantsCmd struct {
+	*flag.FlagSet
+	variants, cluster, upstream, out, status, onConflict string
+	jobs                                                 int
+	render, prune, pruneAll, dryRun, check, asJSON       bool
+	repoMap                                              mapFlag
+	stderr                                               io.Writer
+}
+
+func variantsFlags(stderr io.Writer) *variantsCmd {
+	c := &variantsCmd{FlagSet: flag.NewFlagSet("kptkit variants render", flag.ContinueOnError), repoMap: mapFlag{}, stderr: stderr}
+	c.SetOutput(stderr)
+	c.Usage = func() { fmt.Fprint(stderr, variantsUsage); c.PrintDefaults() }
+	c.StringVar(&c.variants, "variants", "", "PackageVariantSets and PackageVariants: a YAML file or a folder of them")
+	c.StringVar(&c.cluster, "cluster", "", "the management cluster's objects (Repositories, targets, injection sources): a YAML file or a folder")
+	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, for repositories the cluster has no git location for")
+	c.StringVar(&c.out, "out", "", "the output folder: OUT/<repo>/<package>/")
+	c.StringVar(&c.status, "status", "", "where the variants' and sets' status goes (default OUT/variants.status.yaml)")
+	c.IntVar(&c.jobs, "jobs", 0, "variants rendered at once (default: the number of cores)")
+	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes")
+	c.BoolVar(&c.prune, "prune", true, "remove (or release, by deletionPolicy) the packages this run's sets and variants no longer want")
+	c.BoolVar(&c.pruneAll, "prune-all", false, "also remove packages whose variant is not in this run (the inputs are the whole fleet)")
+	c.StringVar(&c.onConflict, "on-conflict", "error", "an update whose upstream and downstream changed one field differently: error (the variant fails) or upstream (kpt's behaviour)")
+	c.Var(c.repoMap, "repo-map", "URL=PATH: read the git repository URL from the local clone PATH (repeatable)")
+	c.BoolVar(&c.dryRun, "dry-run", false, "write nothing; print a unified diff of what would change")
+	c.BoolVar(&c.check, "check", false, "write nothing; exit 1 when anything would change (for CI)")
+	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
+	return c
+}
+
+func (c *variantsCmd) validate() error {
+	switch {
+	case c.NArg() > 0:
+		return fmt.Errorf("unexpected argument %q", c.Arg(0))
+	case c.variants == "":
+		return errors.New("--variants is required")
+	case c.out == "":
+		return errors.New("--out is required")
+	case c.onConflict != "error" && c.onConflict != "upstream":
+		return fmt.Errorf("--on-conflict is %q: it takes error or upstream", c.onConflict)
+	case c.jobs < 0:
+		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
+	}
+	return nil
+}
+
+func (c *variantsCmd) run(stdout, stderr io.Writer) int {
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "kptkit variants render: %v\n", err)
 		return 1
 	}
-	rendered, rs := fleet.Render(in)
-	failed := report(stderr, "", rs)
-	for _, v := range rendered {
-		if v.Files != nil {
-			if err := writePackage(filepath.Join(*out, v.Repo, v.Package), v.Files); err != nil {
-				fmt.Fprintf(stderr, "kptkit variants render: %v\n", err)
-				return 1
-			}
-			fmt.Fprintf(stdout, "%s -> %s\n", v, filepath.Join(*out, v.Repo, v.Package))
-		}
-		failed = report(stderr, v.Name+": ", v.Results) || failed
+	in, err := readFleet(c.variants, c.cluster)
+	if err != nil {
+		return fail(err)
 	}
-	fmt.Fprintf(stdout, "%d variants rendered into %s\n", len(rendered), *out)
-	if failed {
+	if len(in.Cluster) == 0 && c.cluster == "" {
+		fmt.Fprintln(stderr, "kptkit variants render: warning: no --cluster given: sets have no targets to expand over and no Repository locates an upstream")
+	}
+	src := &upstream.Source{RepoMap: c.repoMap, FolderName: c.upstream}
+	if c.upstream != "" {
+		if src.Folder, err = readUpstreams(c.upstream); err != nil {
+			return fail(err)
+		}
+	}
+	out, err := pkgfs.OpenOut(c.out)
+	if err != nil {
+		return fail(err)
+	}
+	defer out.Close()
+	var store fleet.Store = outStore{out}
+	var dry *dryRun
+	if c.dryRun || c.check {
+		dry = &dryRun{outStore: outStore{out}}
+		store = dry
+	}
+	opts := fleet.Options{
+		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
+		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
+		Salt: "kptkit " + currentVersion(),
+	}
+	if c.render {
+		if opts.Render, err = newFleetRenderer(); err != nil {
+			return fail(err)
+		}
+	}
+	p := newProgress(stderr)
+	opts.Progress = p.update
+	report, err := fleet.Run(in, opts)
+	p.finish()
+	if err != nil {
+		return fail(err)
+	}
+	if dry == nil {
+		if err := c.writeStatus(out, report); err != nil {
+			return fail(err)
+		}
+	}
+	summarize(stdout, stderr, c.out, report, c.asJSON)
+	if dry != nil && c.dryRun {
+		dry.print(stdout, c.out)
+	}
+	switch {
+	case report.Failed():
+		return 1
+	case c.check && report.Counts().Changed():
+		fmt.Fprintln(stderr, "kptkit variants render: --check: the output is not what the variants render to")
 		return 1
 	}
 	return 0
 }
 
-// report prints warnings and errors; it returns whether there was an error.
-func report(w io.Writer, prefix string, rs result.List) bool {
-	for _, r := range rs {
-		if r.Severity != result.SeverityInfo {
-			fmt.Fprintf(w, "%s%s\n", prefix, r.String())
-		}
+// writeStatus writes the status stream, unless it holds that already.
+func (c *variantsCmd) writeStatus(out *pkgfs.Out, r *fleet.Report) error {
+	var b bytes.Buffer
+	if err := (kio.ByteWriter{Writer: &b}).Write(r.Status); err != nil {
+		return err
 	}
-	return rs.HasError()
+	if c.status == "" {
+		_, err := out.WriteFile("variants.status.yaml", b.Bytes())
+		return err
+	}
+	if old, err := os.ReadFile(c.status); err == nil && bytes.Equal(old, b.Bytes()) {
+		return nil
+	}
+	tmp := c.status + ".kptkit-new"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.status)
 }
 
-func readFleet(variants, cluster, upstream string) (fleet.Input, error) {
-	in := fleet.Input{Env: functions.Env(), Upstreams: map[string]pkgdir.Files{}}
+// summarize prints what the run did: a line per variant, every failure
+// once, and the counts (or all of it as JSON).
+func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON bool) {
+	n := r.Counts()
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(struct {
+			*fleet.Report
+			Counts fleet.Counts `json:"counts"`
+		}{r, n})
+		return
+	}
+	for _, res := range r.Results {
+		fmt.Fprintln(stderr, res.String())
+	}
+	for _, v := range r.Variants {
+		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v)
+		for _, res := range v.Results {
+			if res.Severity == "warning" {
+				fmt.Fprintf(stderr, "  warning: %s\n", res.Message)
+			}
+		}
+	}
+	for _, rm := range r.Removed {
+		switch {
+		case rm.Error != "":
+			fmt.Fprintf(stdout, "failed to remove %s (owned by %s): %s\n", rm.Path, rm.Owner, rm.Error)
+		case rm.Released:
+			fmt.Fprintf(stdout, "released %s (%s is gone; deletionPolicy orphan)\n", rm.Path, rm.Owner)
+		default:
+			fmt.Fprintf(stdout, "deleted %s (%s no longer wants it)\n", rm.Path, rm.Owner)
+		}
+	}
+	verb := "rendered into " + out
+	if !n.Changed() {
+		verb = "rendered into " + out + ": nothing changed"
+	}
+	fmt.Fprintf(stdout, "%d variants %s: %d created, %d updated, %d unchanged, %d deleted, %d released, %d failed\n",
+		len(r.Variants), verb, n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
+	for _, v := range r.Variants {
+		if v.Outcome == fleet.Failed {
+			fmt.Fprintf(stderr, "failed: %s/%s (%s): %s\n", v.Namespace, v.Name, v.Where, v.Message)
+		}
+	}
+}
+
+// readFleet reads the variants and the cluster's objects.
+func readFleet(variants, cluster string) (fleet.Input, error) {
+	var in fleet.Input
 	var err error
-	if in.Variants, err = readObjects(variants); err != nil {
+	if in.Variants, in.VariantFiles, err = readObjects(variants); err != nil {
 		return in, err
 	}
 	if cluster != "" {
-		if in.Cluster, err = readObjects(cluster); err != nil {
+		if in.Cluster, in.ClusterFiles, err = readObjects(cluster); err != nil {
 			return in, err
 		}
-	}
-	if in.Upstreams, err = readPackages(upstream); err != nil {
-		return in, err
 	}
 	return in, nil
 }
 
 // readObjects reads every document of a YAML file, or of the YAML files
-// below a folder.
-func readObjects(root string) ([]*yaml.RNode, error) {
-	files, err := readDir(root)
-	if err != nil {
-		return nil, err
-	}
-	var out []*yaml.RNode
-	for _, p := range sortedKeys(files) {
-		if !pkgdir.IsResource(p) {
-			continue
-		}
-		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(files[p]), OmitReaderAnnotations: true}).Read()
-		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", filepath.Join(root, p), err)
-		}
-		out = append(out, nodes...)
-	}
-	return out, nil
-}
-
-// readPackages returns the packages below root by path (root itself, when
-// it holds a Kptfile, by its base name).
-func readPackages(root string) (map[string]pkgdir.Files, error) {
-	files, err := readDir(root)
-	if err != nil {
-		return nil, err
-	}
-	pkgs := map[string]pkgdir.Files{}
-	if _, ok := files[kptfile.FileName]; ok {
-		pkgs[filepath.Base(filepath.Clean(root))] = files
-		return pkgs, nil
-	}
-	for p := range files {
-		if filepath.Base(p) != kptfile.FileName {
-			continue
-		}
-		dir := filepath.ToSlash(filepath.Dir(p))
-		pkg := pkgdir.Files{}
-		for q, b := range files {
-			if rel, ok := strings.CutPrefix(q, dir+"/"); ok {
-				pkg[rel] = b
-			}
-		}
-		pkgs[dir] = pkg
-	}
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("%s holds no package (no Kptfile)", root)
-	}
-	return pkgs, nil
-}
-
-// readDir reads a file, or the files of the package (or folder of packages)
-// below a folder, as kpt sees them (see packageFiles).
-func readDir(root string) (map[string][]byte, error) {
+// below a folder, with the file each came from.
+func readObjects(root string) ([]*yaml.RNode, []string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if !info.IsDir() {
+	files := kptpkg.Files{}
+	if info.IsDir() {
+		if files, err = pkgfs.Read(root); err != nil {
+			return nil, nil, err
+		}
+	} else {
 		b, err := os.ReadFile(root)
-		return map[string][]byte{filepath.Base(root): b}, err
+		if err != nil {
+			return nil, nil, err
+		}
+		files[filepath.Base(root)] = b
 	}
-	return pkgfs.Read(root)
+	var nodes []*yaml.RNode
+	var where []string
+	for _, p := range files.Paths() {
+		if !kptpkg.IsResource(p) || (info.IsDir() && files.Ignored(p)) {
+			continue
+		}
+		name := filepath.Join(root, p)
+		if !info.IsDir() {
+			name = root
+		}
+		read, err := (&kio.ByteReader{Reader: bytes.NewReader(files[p]), OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot read %s: %w", name, err)
+		}
+		for range read {
+			where = append(where, name)
+		}
+		nodes = append(nodes, read...)
+	}
+	return nodes, where, nil
 }
 
-// writePackage replaces dir with the package's files.
-func writePackage(dir string, files pkgdir.Files) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+// readUpstreams reads a folder of packages; a folder that is one package
+// holds it under its base name.
+func readUpstreams(root string) (kptpkg.Files, error) {
+	files, err := pkgfs.Read(root)
+	if err != nil {
+		return nil, err
 	}
+	if _, ok := files[kptfile.FileName]; !ok {
+		if len(files.Packages()) == 0 {
+			return nil, fmt.Errorf("%s holds no package (no Kptfile)", root)
+		}
+		return files, nil
+	}
+	name := filepath.Base(filepath.Clean(root))
+	named := kptpkg.Files{}
 	for p, b := range files {
-		target := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, b, 0o644); err != nil {
-			return err
+		named[name+"/"+p] = b
+	}
+	return named, nil
+}
+
+// mapFlag is a repeatable KEY=VALUE flag.
+type mapFlag map[string]string
+
+func (m mapFlag) String() string { return "" }
+
+func (m mapFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" || v == "" {
+		return fmt.Errorf("%q is not URL=PATH", s)
+	}
+	m[k] = v
+	return nil
+}
+
+// wantsHelp reports whether the arguments ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		case "--":
+			return false
 		}
 	}
-	return nil
+	return false
 }
 
 func sortedKeys[V any](m map[string]V) []string {

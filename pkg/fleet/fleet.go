@@ -1,180 +1,123 @@
-// Package fleet renders a fleet of package variants locally, as Porch would
-// in a management cluster: PackageVariantSets and PackageVariants, the
-// cluster's objects (Repositories, target objects, injection sources) and
-// the upstream packages' files go in; one downstream package per variant
-// comes out, cloned from its upstream with its package context set, its
-// pipeline prepended and its injection points filled.
 package fleet
 
 import (
 	"fmt"
-	"slices"
+	"runtime"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
-	"github.com/kptkit/kptkit/pkg/api/porch"
-	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
-	"github.com/kptkit/kptkit/pkg/decode"
-	"github.com/kptkit/kptkit/pkg/fanout"
-	"github.com/kptkit/kptkit/pkg/inject"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
-	"github.com/kptkit/kptkit/pkg/pipeline"
-	"github.com/kptkit/kptkit/pkg/pkgcontext"
-	"github.com/kptkit/kptkit/pkg/pkgdir"
-	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-// Input is what a fleet is rendered from.
+// Input is what a fleet is rendered from: the variants (PackageVariantSets
+// and PackageVariants) and the management cluster's objects, each with the
+// file it was read from (for messages; may be shorter than the objects).
 type Input struct {
-	// Variants are PackageVariantSets and PackageVariants.
-	Variants []*yaml.RNode
-	// Cluster are the management cluster's objects: Repositories,
-	// PackageRevisions, the objects set targets select, injection sources.
-	Cluster []*yaml.RNode
-	// Upstreams are the upstream packages' files by package name.
-	Upstreams map[string]pkgdir.Files
-	Env       krmfn.Env
+	Variants     []*yaml.RNode
+	VariantFiles []string
+	Cluster      []*yaml.RNode
+	ClusterFiles []string
 }
 
-// Variant is one rendered downstream package.
-type Variant struct {
-	// Name is the PackageVariant's name.
-	Name string
-	// Repo and Package name the downstream package.
-	Repo, Package string
-	// Upstream is the upstream package's name.
-	Upstream string
-	Files    pkgdir.Files
-	Results  result.List
+// Options are the places and the policy a fleet is rendered with.
+type Options struct {
+	Source Source
+	Store  Store
+	// Render renders a package's Kptfile pipeline; nil stops after the
+	// variant's own changes (no pipeline runs).
+	Render Renderer
+	Env    krmfn.Env
+	// Jobs is how many variants are rendered at once (default: the cores).
+	Jobs int
+	// Prune removes (or releases, by their deletion policy) the packages of
+	// variants this run's sets no longer want; PruneAll also those whose
+	// variant is absent from the run (the inputs are the whole fleet).
+	Prune, PruneAll bool
+	// TakeUpstream resolves an update's conflicts as `kpt pkg update` does:
+	// upstream wins. Without it a conflict fails the variant.
+	TakeUpstream bool
+	// Salt names the tool and runtime (versions): a package rendered by
+	// another is rendered again.
+	Salt string
+	// Progress, when set, is called as each variant is done (from several
+	// goroutines, one at a time).
+	Progress func(done, total int, v *Variant)
 }
 
-// Render expands the sets, then renders every variant. Problems of a set or
-// of a variant are results; a variant that cannot be rendered has no files.
-func Render(in Input) ([]Variant, result.List) {
-	pvs, rs := expand(in)
-	var out []Variant
-	for _, pv := range pvs {
-		out = append(out, renderOne(in, pv))
+// Renderer runs a package's Kptfile pipeline (pkg/render, as kpt fn
+// render): the files, the items as changed by the variant and as read
+// before go in; the rendered files come out, or an error carrying the
+// failing function's own message.
+type Renderer interface {
+	Render(files kptpkg.Files, items, before []*yaml.RNode) (kptpkg.Files, result.List, error)
+}
+
+// Run renders the fleet. It returns an error only when the Store cannot be
+// listed; every other problem is in the Report.
+func Run(in Input, opts Options) (*Report, error) {
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
-	return out, rs
-}
-
-// expand returns the PackageVariants: those of every set, then the ones
-// given as such.
-func expand(in Input) ([]*yaml.RNode, result.List) {
-	var pvs, direct []*yaml.RNode
-	var rs result.List
-	for _, v := range in.Variants {
-		h := resourcelist.HeaderOf(v)
-		switch {
-		case h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind):
-			direct = append(direct, v)
-		case h.Is(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind):
-			children, crs := fanOut(in, v)
-			pvs = append(pvs, children...)
-			rs = append(rs, crs...)
-		default:
-			rs = append(rs, h.Attach(result.Errorf("%s is neither a %s nor a %s", h,
-				porch.TypePackageVariantSet.Describe(), porch.TypePackageVariant.Describe())))
-		}
-	}
-	return append(pvs, direct...), rs.Sorted()
-}
-
-// fanOut runs fan-out-variants for one set over the cluster's objects.
-func fanOut(in Input, set *yaml.RNode) ([]*yaml.RNode, []result.Result) {
-	b, err := pkgdir.Source(nil, in.Cluster, set)
+	existing, err := opts.Store.Packages()
 	if err != nil {
-		return nil, []result.Result{result.Errorf("cannot expand %s: %v", set.GetName(), err)}
+		return nil, fmt.Errorf("cannot list the output's packages: %w", err)
 	}
-	rl, err := resourcelist.Parse(b)
-	if err != nil {
-		return nil, []result.Result{result.Errorf("cannot expand %s: %v", set.GetName(), err)}
+	cl, rs := newCluster(in)
+	p := newPlan(in, cl)
+	rs = append(rs, p.results...)
+	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}}
+	r.runAll()
+	report := &Report{Results: result.List(rs).Sorted()}
+	for _, j := range p.jobs {
+		report.Variants = append(report.Variants, j.v)
 	}
-	krmfn.Apply(fanout.Function, rl, in.Env)
-	var pvs []*yaml.RNode
-	for _, it := range rl.Select(func(h resourcelist.Header) bool {
-		return h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
-			h.Labels[porch.LabelVariantSet] == set.GetName()
-	}) {
-		pvs = append(pvs, it.Node())
+	if opts.Prune || opts.PruneAll {
+		report.Removed = r.prune(existing)
 	}
-	return pvs, rl.Results()
+	report.Status = status(p)
+	return report, nil
 }
 
-// renderOne clones the variant's upstream and applies the variant to it:
-// the package context (name, then spec.packageContext), the pipeline, the
-// injection.
-func renderOne(in Input, pvNode *yaml.RNode) Variant {
-	var pv porch.PackageVariant
-	v := Variant{Name: pvNode.GetName()}
-	if errs := decode.Into(pvNode.YNode(), &pv, decode.Options{}, ""); len(errs) > 0 {
-		for _, e := range errs {
-			v.Results = append(v.Results, result.Errorf("PackageVariant %s: %s", v.Name, e))
-		}
-		return v
-	}
-	if pv.Spec.Upstream == nil || pv.Spec.Downstream == nil || pv.Spec.Downstream.Package == "" {
-		v.Results = append(v.Results, result.Errorf("PackageVariant %s: spec.upstream and spec.downstream.package are required", v.Name))
-		return v
-	}
-	v.Repo, v.Package, v.Upstream = pv.Spec.Downstream.Repo, pv.Spec.Downstream.Package, pv.Spec.Upstream.Package
-	files, ok := in.Upstreams[v.Upstream]
-	if !ok {
-		v.Results = append(v.Results, result.Errorf("PackageVariant %s: upstream package %q not found among %v", v.Name, v.Upstream, names(in.Upstreams)))
-		return v
-	}
-	b, err := pkgdir.Source(files, inCluster(in.Cluster), pvNode)
-	if err != nil {
-		v.Results = append(v.Results, result.Errorf("PackageVariant %s: %v", v.Name, err))
-		return v
-	}
-	rl, err := resourcelist.Parse(b)
-	if err != nil {
-		v.Results = append(v.Results, result.Errorf("PackageVariant %s: %v", v.Name, err))
-		return v
-	}
-	// Cloning names the package in its context, as kpt and Porch do.
-	rl.AddResults(pkgcontext.Apply(rl, pkgcontext.Edit{Data: map[string]string{"name": v.Package}, Create: true})...)
-	for _, f := range []krmfn.Function{pkgcontext.Function, pipeline.Function, inject.Function} {
-		krmfn.Apply(f, rl, in.Env)
-	}
-	v.Results = rl.Results()
-	out, err := rl.Write()
-	if err == nil {
-		v.Files, err = pkgdir.Sink(b, out, files)
-	}
-	if err != nil {
-		v.Results = append(v.Results, result.Errorf("PackageVariant %s: %v", v.Name, err))
-	}
-	return v
+// runner renders the plan's jobs.
+type runner struct {
+	opts    Options
+	cluster *cluster
+	plan    *plan
+
+	mu        sync.Mutex
+	upstreams map[string]*upstreamEntry
 }
 
-// inCluster returns copies of the objects marked as in-cluster items.
-func inCluster(objs []*yaml.RNode) []*yaml.RNode {
-	out := make([]*yaml.RNode, 0, len(objs))
-	for _, o := range objs {
-		c := o.Copy()
-		if err := c.PipeE(yaml.SetAnnotation(v1alpha1.AnnotationInCluster, "true")); err == nil {
-			_ = c.PipeE(yaml.ClearAnnotation(kptfile.AnnotationPath), yaml.ClearAnnotation(kptfile.AnnotationInternalPath))
-			out = append(out, c)
-		}
+// runAll renders every job on opts.Jobs goroutines; each job's outcome goes
+// into its own Variant, so the report's order is the plan's whatever the
+// scheduling.
+func (r *runner) runAll() {
+	jobs := r.plan.jobs
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range min(r.opts.Jobs, max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				r.process(j)
+				if r.opts.Progress != nil {
+					mu.Lock()
+					done++
+					r.opts.Progress(done, len(jobs), j.v)
+					mu.Unlock()
+				}
+			}
+		}()
 	}
-	return out
-}
-
-func names(m map[string]pkgdir.Files) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+	for _, j := range jobs {
+		next <- j
 	}
-	slices.Sort(out)
-	return out
-}
-
-// String summarises a variant for people.
-func (v Variant) String() string {
-	return fmt.Sprintf("%s: %s/%s from %s (%d files)", v.Name, v.Repo, v.Package, v.Upstream, len(v.Files))
+	close(next)
+	wg.Wait()
 }

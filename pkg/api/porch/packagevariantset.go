@@ -132,11 +132,31 @@ type FunctionTemplate struct {
 }
 
 // Repository (config.porch.kpt.dev/v1alpha1) is a package repository
-// registered with Porch. Templates read only its metadata.
+// registered with Porch. Templates read only its metadata; the fleet reads
+// its git location.
 type Repository struct {
 	meta.TypeMeta `yaml:",inline"`
 	Metadata      meta.ObjectMeta `yaml:"metadata,omitempty"`
+	Spec          RepositorySpec  `yaml:"spec,omitempty"`
 }
+
+// RepositorySpec is where a Repository's packages live.
+type RepositorySpec struct {
+	Type       string         `yaml:"type,omitempty"`
+	Deployment bool           `yaml:"deployment,omitempty"`
+	Git        *GitRepository `yaml:"git,omitempty"`
+}
+
+// GitRepository is a Repository's git location: the repository, the branch
+// its packages' heads are on (default main), and the folder holding them.
+type GitRepository struct {
+	Repo      string `yaml:"repo,omitempty"`
+	Branch    string `yaml:"branch,omitempty"`
+	Directory string `yaml:"directory,omitempty"`
+}
+
+// DefaultBranch is the branch of a git Repository that names none.
+const DefaultBranch = "main"
 
 // PackageRevision (porch.kpt.dev/v1alpha1) is one revision of a package in a
 // repository.

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
@@ -45,7 +46,30 @@ func ValidateContextKeys(data map[string]string, removeKeys []string, dataField,
 			}
 		}
 	}
+	for _, k := range slices.Sorted(maps.Keys(data)) {
+		if !IsConfigMapKey(k) {
+			errs = append(errs, decode.Invalid(fmt.Sprintf("%s[%s]", dataField, k), k, ConfigMapKeyRule))
+		}
+	}
 	return errs
+}
+
+// ConfigMapKeyRule is Kubernetes' text for a key a ConfigMap refuses.
+const ConfigMapKeyRule = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' " +
+	"(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
+
+// IsConfigMapKey reports whether Kubernetes takes k as a ConfigMap's data
+// key: 1 to 253 of [-._a-zA-Z0-9], and not "." or "..".
+func IsConfigMapKey(k string) bool {
+	if k == "" || len(k) > 253 || k == "." || k == ".." {
+		return false
+	}
+	for _, c := range k {
+		if !(c == '-' || c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // PrependPipeline puts functions at the front of the root Kptfile's pipeline

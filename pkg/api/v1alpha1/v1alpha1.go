@@ -18,6 +18,25 @@ const (
 	AnnotationInCluster = "kptkit.dev/in-cluster"
 )
 
+// Annotations `kptkit variants render` writes on a downstream package's
+// root Kptfile: who owns the package, and what it was rendered from.
+const (
+	// AnnotationOwner names the PackageVariant that owns the package:
+	// <namespace>/<name>. Packages without it are never changed or removed
+	// unless a variant adopts them.
+	AnnotationOwner = "kptkit.dev/owner"
+	// AnnotationVariantSet names the PackageVariantSet whose child owns the
+	// package: <namespace>/<name>.
+	AnnotationVariantSet = "kptkit.dev/variant-set"
+	// AnnotationDeletionPolicy is "orphan" when the package is to be released,
+	// not removed, once its variant is gone (Porch's default is delete).
+	AnnotationDeletionPolicy = "kptkit.dev/deletion-policy"
+	// AnnotationRendered is a digest of what the package was rendered from
+	// and of its files as rendered: a run whose inputs and files give the
+	// same digest skips the package.
+	AnnotationRendered = "kptkit.dev/rendered"
+)
+
 // Kinds of kptkit's functionConfigs.
 const (
 	KindSetPackageContext = "SetPackageContext"

@@ -1,0 +1,160 @@
+// Package upstream finds the upstream packages of a fleet's variants (a
+// fleet.Source): in git repositories, read in process as Porch lays them
+// out (tag <dir>/<package>/v<N> is revision N, the branch head is the main
+// workspace, drafts/ and proposed/ branches other workspaces), or in a plain
+// folder of packages for repositories the cluster does not describe.
+package upstream
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/kptkit/kptkit/internal/gitrepo"
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// Source finds upstream packages. It is safe for concurrent use.
+type Source struct {
+	// Folder holds packages by path (each folder with a Kptfile), for
+	// repositories with no git location; nil for none.
+	Folder kptpkg.Files
+	// FolderName names the folder in messages (--upstream's value).
+	FolderName string
+	// RepoMap maps remote repository URLs to local clones.
+	RepoMap map[string]string
+
+	mu    sync.Mutex
+	repos map[string]*gitrepo.Repo
+}
+
+var _ fleet.Source = (*Source)(nil)
+
+// Find returns the revision a variant asks for.
+func (s *Source) Find(want fleet.Want, repo *porch.Repository) (fleet.Upstream, error) {
+	if repo != nil && repo.Spec.Git != nil && repo.Spec.Git.Repo != "" {
+		return s.fromGit(want, repo.Spec.Git)
+	}
+	return s.fromFolder(want)
+}
+
+// At returns a package's files at a lock's commit.
+func (s *Source) At(o fleet.Origin, _ *porch.Repository) (kptpkg.Files, error) {
+	r, err := s.open(o.Repo)
+	if err != nil {
+		return nil, err
+	}
+	return r.Files(o.Commit, strings.Trim(o.Directory, "/"))
+}
+
+func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository) (fleet.Upstream, error) {
+	r, err := s.open(g.Repo)
+	if err != nil {
+		return fleet.Upstream{}, err
+	}
+	full := path.Join(strings.Trim(g.Directory, "/"), want.Package)
+	var refs []string
+	switch {
+	case want.Revision > 0:
+		refs = []string{fmt.Sprintf("%s/v%d", full, want.Revision)}
+	case want.Workspace == "" || want.Workspace == "main":
+		branch := g.Branch
+		if branch == "" {
+			branch = porch.DefaultBranch
+		}
+		refs = []string{branch}
+	default:
+		refs = []string{"drafts/" + full + "/" + want.Workspace, "proposed/" + full + "/" + want.Workspace}
+	}
+	for _, ref := range refs {
+		commit, err := r.Resolve(ref)
+		if errors.Is(err, gitrepo.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fleet.Upstream{}, err
+		}
+		files, err := r.Files(commit, full)
+		if errors.Is(err, gitrepo.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fleet.Upstream{}, err
+		}
+		if _, ok := files[kptfile.FileName]; !ok {
+			return fleet.Upstream{}, fmt.Errorf("%s at %s of %s holds no Kptfile: it is not a package", full, ref, g.Repo)
+		}
+		return fleet.Upstream{
+			Files:  files,
+			Origin: fleet.Origin{Repo: g.Repo, Directory: "/" + full, Ref: ref, Commit: commit},
+			Key:    r.Path + "@" + commit + ":" + full,
+		}, nil
+	}
+	return fleet.Upstream{}, notFound(want)
+}
+
+// notFound is Porch's text for a missing upstream revision.
+func notFound(want fleet.Want) error {
+	rev := want.Workspace
+	if want.Revision > 0 {
+		rev = fmt.Sprintf("v%d", want.Revision)
+	}
+	if rev == "" {
+		rev = "main"
+	}
+	return fmt.Errorf("could not find upstream package revision '%s/%s' in repo '%s'", want.Package, rev, want.Repo)
+}
+
+// open opens a repository once for the run.
+func (s *Source) open(u string) (*gitrepo.Repo, error) {
+	local, err := gitrepo.Local(u, s.RepoMap)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.repos[local]; r != nil {
+		return r, nil
+	}
+	r, err := gitrepo.Open(u, local)
+	if err != nil {
+		return nil, err
+	}
+	if s.repos == nil {
+		s.repos = map[string]*gitrepo.Repo{}
+	}
+	s.repos[local] = r
+	return r, nil
+}
+
+// fromFolder finds <repo>/<package>, else <package>, in the folder.
+func (s *Source) fromFolder(want fleet.Want) (fleet.Upstream, error) {
+	for _, p := range []string{path.Join(want.Repo, want.Package), want.Package} {
+		if _, ok := s.Folder[path.Join(p, kptfile.FileName)]; !ok {
+			continue
+		}
+		files := s.Folder.Sub(p)
+		return fleet.Upstream{Files: files, Key: "folder:" + p + ":" + digest(files)}, nil
+	}
+	where := "no --upstream folder was given"
+	if s.Folder != nil {
+		where = fmt.Sprintf("%s holds no package %s or %s", s.FolderName, path.Join(want.Repo, want.Package), want.Package)
+	}
+	return fleet.Upstream{}, fmt.Errorf("%s: the cluster has no git Repository %q and %s", notFound(want), want.Repo, where)
+}
+
+func digest(files kptpkg.Files) string {
+	h := sha256.New()
+	for _, p := range files.Paths() {
+		fmt.Fprintf(h, "%d:%s%d:", len(p), p, len(files[p]))
+		h.Write(files[p])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

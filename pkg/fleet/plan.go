@@ -1,0 +1,238 @@
+package fleet
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/celexpr"
+	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/fanout"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// plan is what a run does: each set given, expanded, and one job per
+// PackageVariant (the sets' children, then those given on their own).
+type plan struct {
+	sets    []*setPlan
+	jobs    []*job
+	results []result.Result
+	// owners are the run's variants by owner key (<namespace>/<name>).
+	owners map[string]*job
+}
+
+// setPlan is a PackageVariantSet given in the run.
+type setPlan struct {
+	name, namespace, where string
+	// stalled holds the problems that stopped the set (reason, messages).
+	stalledReason string
+	stalled       []string
+	// targetErrs are problems of single targets: the others are rendered.
+	targetErrs []string
+}
+
+func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
+
+// job is one PackageVariant to render.
+type job struct {
+	pv    porch.PackageVariant
+	node  *yaml.RNode
+	set   *setPlan // the set whose child it is; nil for a variant given as such
+	where string
+	path  string // <downstream repo>/<downstream package>
+	want  Want
+	// errs stall the variant (Porch's Stalled=True): it is not rendered.
+	errs  []string
+	warns []string
+	v     *Variant
+}
+
+func (j *job) key() string { return ownerKey(j.pv.Metadata.Namespace, j.pv.Metadata.Name) }
+
+// ownerKey names a variant or set as the owner annotation does:
+// <namespace>/<name>, "default" for no namespace.
+func ownerKey(namespace, name string) string {
+	k := keyOf(namespace, name)
+	return k.namespace + "/" + k.name
+}
+
+func newPlan(in Input, cl *cluster) *plan {
+	p := &plan{owners: map[string]*job{}}
+	setsGiven := map[objectKey]bool{}
+	for i, n := range in.Variants {
+		h := resourcelist.HeaderOf(n)
+		if h.Is(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind) {
+			setsGiven[keyOf(h.Namespace, h.Name)] = true
+			continue
+		}
+		if !h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) {
+			p.results = append(p.results, h.Attach(result.Errorf("%s: %s is neither a %s nor a %s", fileOf(in.VariantFiles, i, "variant"), h,
+				porch.TypePackageVariantSet.Describe(), porch.TypePackageVariant.Describe())))
+		}
+	}
+	// A set's children given in the run are reconciled by the set, never
+	// rendered on their own.
+	childOfGiven := func(h resourcelist.Header) bool {
+		set, ok := h.Labels[porch.LabelVariantSet]
+		return ok && setsGiven[keyOf(h.Namespace, set)]
+	}
+	for i, n := range in.Variants {
+		h := resourcelist.HeaderOf(n)
+		if h.Is(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind) {
+			p.expand(n, fileOf(in.VariantFiles, i, "variant"), children(in.Variants, h), cl)
+		}
+	}
+	for i, n := range in.Variants {
+		h := resourcelist.HeaderOf(n)
+		if h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) && !childOfGiven(h) {
+			p.add(n, nil, fileOf(in.VariantFiles, i, "variant"))
+		}
+	}
+	p.checkDownstreams()
+	return p
+}
+
+// children returns copies of the given PackageVariants that are the set's
+// children (its label, its namespace): the set reconciles them.
+func children(variants []*yaml.RNode, set resourcelist.Header) []*yaml.RNode {
+	var out []*yaml.RNode
+	for _, n := range variants {
+		h := resourcelist.HeaderOf(n)
+		if h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
+			h.Labels[porch.LabelVariantSet] == set.Name && keyOf(h.Namespace, "") == keyOf(set.Namespace, "") {
+			out = append(out, yaml.NewRNode(yaml.CopyYNode(n.YNode())))
+		}
+	}
+	return out
+}
+
+// expand runs fan-out-variants for one set over the cluster's objects and
+// its existing children, and adds a job per child it wants.
+func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl *cluster) {
+	h := resourcelist.HeaderOf(set)
+	sp := &setPlan{name: h.Name, namespace: h.Namespace, where: where}
+	p.sets = append(p.sets, sp)
+	cfg := yaml.NewRNode(yaml.CopyYNode(set.YNode()))
+	_ = cfg.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, where))
+	items := append(slices.Clone(cl.objects), existing...)
+	rl := kptpkg.ResourceList(items, nil, cfg)
+	prefix := fmt.Sprintf("functionConfig %s/%s (%s): ", h.Kind, h.Name, where)
+	s, rs := fanout.SetFrom(krmfn.ConfigOf(rl), rl)
+	if s != nil {
+		rs = append(rs, fanout.Expand(rl, s, celexpr.DefaultCostLimit)...)
+	}
+	for _, r := range rs {
+		msg := strings.TrimPrefix(r.Message, prefix)
+		switch {
+		case r.Severity == result.SeverityInfo:
+			continue
+		case r.Severity == result.SeverityWarning:
+		case s == nil:
+			sp.stalledReason = "ValidationError"
+			sp.stalled = append(sp.stalled, msg)
+		case r.Field != nil && r.Field.Path == "spec.upstream":
+			sp.stalledReason = "UpstreamNotFound"
+			sp.stalled = append(sp.stalled, msg)
+		default:
+			sp.targetErrs = append(sp.targetErrs, msg)
+		}
+		p.results = append(p.results, r)
+	}
+	if len(sp.stalled) > 0 {
+		return
+	}
+	for _, it := range rl.Select(func(c resourcelist.Header) bool {
+		return c.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
+			c.Labels[porch.LabelVariantSet] == h.Name && keyOf(c.Namespace, "") == keyOf(h.Namespace, "")
+	}) {
+		p.add(it.Node(), sp, where)
+	}
+}
+
+// add decodes and validates one PackageVariant and makes its job.
+func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
+	j := &job{node: n, set: set, where: where}
+	var unknown []decode.Error
+	for _, e := range decode.Into(n.YNode(), &j.pv, decode.Options{Unknown: &unknown}, "") {
+		j.errs = append(j.errs, e.Error())
+	}
+	for _, u := range unknown {
+		if strings.HasPrefix(u.Path, "spec.") {
+			j.warns = append(j.warns, fmt.Sprintf("%s: %s: Porch's PackageVariant has no such field and ignores it", u.Path, u.Msg))
+		}
+	}
+	j.errs = append(j.errs, validate(&j.pv)...)
+	if d := j.pv.Spec.Downstream; d != nil {
+		j.path = path.Join(d.Repo, d.Package)
+	}
+	if up := j.pv.Spec.Upstream; up != nil {
+		rev, err := revision(string(up.Revision))
+		if err != nil {
+			j.errs = append(j.errs, err.Error())
+		}
+		j.want = Want{Repo: up.Repo, Package: up.Package, Revision: rev, Workspace: up.WorkspaceName}
+		if rev > 0 && up.WorkspaceName != "" {
+			j.warns = append(j.warns, fmt.Sprintf("spec.upstream names both revision %d and workspaceName %q: kptkit takes revision %d (Porch now takes the workspace)", rev, up.WorkspaceName, rev))
+		}
+	}
+	j.v = &Variant{Name: j.pv.Metadata.Name, Namespace: keyOf(j.pv.Metadata.Namespace, "").namespace, Where: where}
+	if set != nil {
+		j.v.Set = set.name
+	}
+	if d := j.pv.Spec.Downstream; d != nil {
+		j.v.Repo, j.v.Package = d.Repo, d.Package
+	}
+	if prev := p.owners[j.key()]; prev != nil {
+		msg := fmt.Sprintf("PackageVariant %s is given twice (%s and %s): keep one", j.key(), prev.where, j.where)
+		prev.errs = append(prev.errs, msg)
+		j.errs = append(j.errs, msg)
+	} else {
+		p.owners[j.key()] = j
+	}
+	p.jobs = append(p.jobs, j)
+}
+
+// checkDownstreams refuses two variants that write one package, and a
+// package inside another's folder: each is an error naming both, and
+// neither is written.
+func (p *plan) checkDownstreams() {
+	byPath := map[string][]*job{}
+	for _, j := range p.jobs {
+		if j.path != "" && len(j.errs) == 0 {
+			byPath[j.path] = append(byPath[j.path], j)
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(byPath)) {
+		js := byPath[path]
+		for i := 1; i < len(js); i++ {
+			msg := fmt.Sprintf("PackageVariants %s and %s both write the downstream package %s: give each its own spec.downstream", js[0].key(), js[i].key(), path)
+			js[0].errs = append(js[0].errs, msg)
+			js[i].errs = append(js[i].errs, msg)
+		}
+		for dir := parent(path); dir != ""; dir = parent(dir) {
+			for _, outer := range byPath[dir] {
+				for _, inner := range js {
+					msg := fmt.Sprintf("the downstream package %s of PackageVariant %s lies inside the package %s of PackageVariant %s: packages cannot nest", path, inner.key(), dir, outer.key())
+					inner.errs = append(inner.errs, msg)
+					outer.errs = append(outer.errs, msg)
+				}
+			}
+		}
+	}
+}
+
+func parent(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}

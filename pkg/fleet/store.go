@@ -1,0 +1,100 @@
+package fleet
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// Store is where downstream packages live: <repo>/<package> folders of the
+// output. Its methods are called from several goroutines at once, never
+// twice at once for one package.
+type Store interface {
+	// Packages lists the packages there are (folders holding a Kptfile with
+	// none above them) with their root Kptfile.
+	Packages() ([]Stored, error)
+	// Read returns a package's files, or nil when there is none.
+	Read(path string) (kptpkg.Files, error)
+	// Write replaces the package at path with files, all or nothing; it
+	// writes nothing when they are the files there are, and reports whether
+	// it wrote.
+	Write(path string, files kptpkg.Files) (bool, error)
+	// Delete removes the package at path.
+	Delete(path string) error
+}
+
+// Stored is a package found in the Store.
+type Stored struct {
+	Path    string
+	Kptfile []byte
+}
+
+// ownership is what a package's Kptfile says of who owns it and what it was
+// rendered from.
+type ownership struct {
+	owner, set, policy, rendered string
+}
+
+func ownershipOf(kf []byte) (ownership, error) {
+	n, err := rootKptfile(kf)
+	if err != nil {
+		return ownership{}, err
+	}
+	a := n.GetAnnotations()
+	return ownership{
+		owner:    a[v1alpha1.AnnotationOwner],
+		set:      a[v1alpha1.AnnotationVariantSet],
+		policy:   a[v1alpha1.AnnotationDeletionPolicy],
+		rendered: a[v1alpha1.AnnotationRendered],
+	}, nil
+}
+
+// rootKptfile parses a package's root Kptfile.
+func rootKptfile(kf []byte) (*yaml.RNode, error) {
+	items, err := kptpkg.Items(kptfile.FileName, kf)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != 1 {
+		return nil, fmt.Errorf("%s holds %d documents, not one", kptfile.FileName, len(items))
+	}
+	return items[0], nil
+}
+
+// ownershipAnnotations are the annotations that make a package a variant's.
+var ownershipAnnotations = []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationVariantSet,
+	v1alpha1.AnnotationDeletionPolicy, v1alpha1.AnnotationRendered}
+
+// editKptfile returns files with the root Kptfile changed by edit and
+// written anew.
+func editKptfile(files kptpkg.Files, edit func(kf *yaml.RNode) error) (kptpkg.Files, error) {
+	kf, err := rootKptfile(files[kptfile.FileName])
+	if err != nil {
+		return nil, err
+	}
+	if err := edit(kf); err != nil {
+		return nil, err
+	}
+	b, err := kptpkg.Encode([]*yaml.RNode{kf})
+	if err != nil {
+		return nil, err
+	}
+	out := files.Clone()
+	out[kptfile.FileName] = b
+	return out, nil
+}
+
+// annotate sets an annotation ("" removes it) the way kptkit writes new
+// strings: plain, quoted only where YAML would misread them.
+func annotate(n *yaml.RNode, key, value string) error {
+	p := fieldpath.Path{"metadata", "annotations", key}
+	if value == "" {
+		return fieldpath.Remove(n, p)
+	}
+	return fieldpath.SetString(n, p, value)
+}

@@ -1,0 +1,311 @@
+package fleet
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/inject"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/pipeline"
+	"github.com/kptkit/kptkit/pkg/pkgcontext"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// Reasons of a variant's Ready=False condition.
+const (
+	ReasonError        = "Error"
+	ReasonRenderFailed = "RenderFailed"
+	ReasonConflict     = "UpdateConflict"
+)
+
+// process renders one variant's package and hands it to the Store. Every
+// problem is recorded on the variant; nothing is written for a variant that
+// fails.
+func (r *runner) process(j *job) {
+	v := j.v
+	for _, w := range j.warns {
+		v.Results = append(v.Results, result.Warningf("%s: PackageVariant %s: %s", j.where, j.key(), w))
+	}
+	if len(j.errs) > 0 {
+		v.stalled = true
+		v.fail(ReasonError, "%s", strings.Join(j.errs, "; "))
+		return
+	}
+	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
+	up := r.upstream(j.pv.Metadata.Namespace, j.want, repo)
+	if up.err != nil {
+		v.stalled = true
+		v.fail(ReasonError, "%v", up.err)
+		return
+	}
+	v.Upstream, v.Commit = j.want.String(), up.up.Origin.Commit
+	existing, err := r.opts.Store.Read(j.path)
+	if err != nil {
+		v.fail(ReasonError, "cannot read the downstream package %s: %v", j.path, err)
+		return
+	}
+	b, err := r.base(j, up, existing)
+	if err != nil {
+		v.fail(ReasonError, "%v", err)
+		return
+	}
+	if len(b.conflicts) > 0 {
+		v.fail(ReasonConflict, "updating %s from %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
+			j.path, v.Upstream, strings.Join(b.conflicts, "; "))
+		return
+	}
+	inputs := r.inputs(j, up.up)
+	if b.own.rendered != "" && b.own.rendered == seal(inputs, existing) {
+		v.Outcome, v.Skipped = Unchanged, true
+		return
+	}
+	files, err := r.build(j, b)
+	if err != nil {
+		return // build recorded the failure
+	}
+	if files, err = sealFiles(files, inputs); err != nil {
+		v.fail(ReasonError, "%v", err)
+		return
+	}
+	wrote, err := r.opts.Store.Write(j.path, files)
+	switch {
+	case err != nil:
+		v.fail(ReasonError, "cannot write the downstream package %s: %v", j.path, err)
+	case existing == nil:
+		v.Outcome = Created
+	case wrote:
+		v.Outcome = Updated
+	default:
+		v.Outcome = Unchanged
+	}
+}
+
+// base is what a variant's package is made from: the files and their items
+// (items as they will be changed; before as read).
+type base struct {
+	files         kptpkg.Files
+	items, before []*yaml.RNode
+	own           ownership
+	conflicts     []string
+}
+
+// base decides what the variant starts from: a fresh clone of its
+// upstream; the package it owns, as it is; or that package updated from
+// its moved upstream. A package the variant does not own is adopted only
+// by its adoption policy, and never one another variant of the run owns.
+func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files) (*base, error) {
+	if existing == nil {
+		return r.fresh(j, up)
+	}
+	own, err := ownershipOf(existing[kptfile.FileName])
+	if err != nil {
+		return nil, fmt.Errorf("the downstream package %s has a Kptfile kptkit cannot read: %w", j.path, err)
+	}
+	if own.owner != j.key() {
+		if err := r.mayAdopt(j, own); err != nil {
+			return nil, err
+		}
+		j.v.Adopted = true
+		own = ownership{} // adopted packages are rendered afresh
+	}
+	lock, locked, err := lockOf(existing)
+	if err != nil {
+		return nil, fmt.Errorf("the downstream package %s: %w", j.path, err)
+	}
+	switch {
+	case up.up.Origin.Commit == "":
+		// A folder upstream has no history to merge with: render afresh.
+		b, err := r.fresh(j, up)
+		if b != nil {
+			b.own = own
+		}
+		return b, err
+	case !locked || sameRevision(lock, up.up.Origin):
+		return parsed(existing, own)
+	}
+	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
+	old, err := r.opts.Source.At(lock, repo)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the upstream the downstream package %s was made from (%s@%s): %w", j.path, lock.Directory, lock.Ref, err)
+	}
+	merged, conflicts, err := update(old, up.up.Files, existing, up.up.Origin, r.opts.TakeUpstream)
+	if err != nil {
+		return nil, fmt.Errorf("cannot update %s from %s: %w", j.path, j.want, err)
+	}
+	if len(conflicts) > 0 {
+		return &base{conflicts: conflicts}, nil
+	}
+	return parsed(merged, own)
+}
+
+// mayAdopt says whether a variant may take over a package it does not own.
+func (r *runner) mayAdopt(j *job, own ownership) error {
+	if other := r.plan.owners[own.owner]; own.owner != "" && other != nil {
+		return fmt.Errorf("the downstream package %s belongs to PackageVariant %s", j.path, own.owner)
+	}
+	if j.pv.Spec.AdoptionPolicy != porch.AdoptionPolicyAdoptExisting {
+		who := "no PackageVariant owns it"
+		if own.owner != "" {
+			who = "it belongs to PackageVariant " + own.owner + ", which this run does not have"
+		}
+		return fmt.Errorf("the downstream package %s exists and %s: set spec.adoptionPolicy to %s to adopt it", j.path, who, porch.AdoptionPolicyAdoptExisting)
+	}
+	return nil
+}
+
+// sameRevision reports whether a downstream's lock is the upstream revision.
+func sameRevision(lock, o Origin) bool {
+	return lock.Commit == o.Commit && strings.Trim(lock.Directory, "/") == strings.Trim(o.Directory, "/")
+}
+
+// fresh is a new clone of the upstream: the run's clone of the revision,
+// renamed for this variant (only its root Kptfile is read again).
+func (r *runner) fresh(j *job, up *upstreamEntry) (*base, error) {
+	name := path.Base(j.pv.Spec.Downstream.Package)
+	files := up.clone
+	items := kptpkg.Copy(up.items)
+	before := up.items
+	if name != path.Base(j.want.Package) {
+		renamed, err := clone(Upstream{Files: kptpkg.Files{kptfile.FileName: up.up.Files[kptfile.FileName]}, Origin: up.up.Origin}, name)
+		if err != nil {
+			return nil, fmt.Errorf("cannot clone %s: %w", j.want, err)
+		}
+		kf, err := kptpkg.Items(kptfile.FileName, renamed[kptfile.FileName])
+		if err != nil {
+			return nil, err
+		}
+		files = files.Clone()
+		files[kptfile.FileName] = renamed[kptfile.FileName]
+		before = replaceFile(before, kptfile.FileName, kf)
+		items = replaceFile(items, kptfile.FileName, kptpkg.Copy(kf))
+	}
+	return &base{files: files, items: items, before: before}, nil
+}
+
+// parsed is a base made from files as they are.
+func parsed(files kptpkg.Files, own ownership) (*base, error) {
+	before, err := files.Resources("", true)
+	if err != nil {
+		return nil, err
+	}
+	return &base{files: files, items: kptpkg.Copy(before), before: before, own: own}, nil
+}
+
+// replaceFile returns items with those of one file replaced.
+func replaceFile(items []*yaml.RNode, file string, with []*yaml.RNode) []*yaml.RNode {
+	out := make([]*yaml.RNode, 0, len(items))
+	done := false
+	for _, n := range items {
+		if p, _ := pathOf(n); p == file {
+			if !done {
+				out = append(out, with...)
+				done = true
+			}
+			continue
+		}
+		out = append(out, n)
+	}
+	if !done {
+		out = append(out, with...)
+	}
+	return out
+}
+
+func pathOf(n *yaml.RNode) (string, bool) {
+	a := n.GetAnnotations(kptfile.AnnotationInternalPath, kptfile.AnnotationPath)
+	if p := a[kptfile.AnnotationInternalPath]; p != "" {
+		return p, true
+	}
+	p, ok := a[kptfile.AnnotationPath]
+	return p, ok
+}
+
+// build gives the package what Porch gives a variant's package — its name
+// and package context, its pipeline, its injection points filled, and the
+// owner — then renders it. A failure is recorded on the variant.
+func (r *runner) build(j *job, b *base) (kptpkg.Files, error) {
+	v := j.v
+	items, rs := r.mutate(j, b.items)
+	v.Results = append(v.Results, rs...)
+	if result.List(rs).HasError() {
+		v.fail(ReasonError, "%s", errorMessages(rs))
+		return nil, errFailed
+	}
+	if r.opts.Render == nil {
+		files, err := kptpkg.Sink(items, b.before, b.files)
+		if err != nil {
+			v.fail(ReasonError, "%v", err)
+		}
+		return files, err
+	}
+	files, rrs, err := r.opts.Render.Render(b.files, items, b.before)
+	v.Results = append(v.Results, rrs...)
+	if err != nil {
+		v.fail(ReasonRenderFailed, "%v", err)
+		return nil, err
+	}
+	return files, nil
+}
+
+var errFailed = fmt.Errorf("failed")
+
+// mutate applies the variant to the package's items.
+func (r *runner) mutate(j *job, items []*yaml.RNode) ([]*yaml.RNode, []result.Result) {
+	rl := kptpkg.ResourceList(items, nil, nil)
+	pv := j.pv
+	// Cloning names the package in its context, as Porch does.
+	rs := pkgcontext.Apply(rl, pkgcontext.Edit{Data: map[string]string{"name": path.Base(pv.Spec.Downstream.Package)}, Create: true})
+	if pc := pv.Spec.PackageContext; pc != nil {
+		rs = append(rs, pkgcontext.Apply(rl, pkgcontext.Edit{Data: pc.Data, RemoveKeys: pc.RemoveKeys})...)
+	}
+	p := pipeline.Prepend{Owner: pv.Metadata.Name}
+	if pl := pv.Spec.Pipeline; pl != nil {
+		p.Mutators, p.Validators = pl.Mutators, pl.Validators
+	}
+	rs = append(rs, pipeline.Apply(rl, p)...)
+	rs = append(rs, inject.Apply(rl, inject.Request{Injectors: pv.Spec.Injectors, Namespace: pv.Metadata.Namespace, Pool: r.cluster.pool})...)
+	rs = append(rs, r.own(j, rl)...)
+	return rl.Nodes(), rs
+}
+
+// own records the owner on the root Kptfile.
+func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
+	kfs := rl.Select(resourcelist.Header.IsRootKptfile)
+	if len(kfs) != 1 {
+		return []result.Result{result.Errorf("the package has %d root Kptfiles, not one", len(kfs))}
+	}
+	n := kfs[0].Edit()
+	set, policy := "", ""
+	if j.set != nil {
+		set = j.set.key()
+	}
+	if j.pv.Spec.DeletionPolicy == porch.DeletionPolicyOrphan {
+		policy = porch.DeletionPolicyOrphan
+	}
+	for _, a := range [][2]string{
+		{v1alpha1.AnnotationOwner, j.key()}, {v1alpha1.AnnotationVariantSet, set},
+		{v1alpha1.AnnotationDeletionPolicy, policy}, {v1alpha1.AnnotationRendered, ""},
+	} {
+		if err := annotate(n, a[0], a[1]); err != nil {
+			return []result.Result{kfs[0].Errorf("metadata.annotations", "%s: %v", kptfile.FileName, err)}
+		}
+	}
+	return nil
+}
+
+func errorMessages(rs []result.Result) string {
+	var msgs []string
+	for _, r := range rs {
+		if r.Severity == result.SeverityError {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
