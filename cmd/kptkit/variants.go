@@ -20,6 +20,7 @@ import (
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
@@ -145,8 +146,8 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	if len(in.Cluster) == 0 && c.cluster == "" {
-		fmt.Fprintln(stderr, "kptkit variants render: warning: no --cluster given: sets have no targets to expand over and no Repository locates an upstream")
+	if c.cluster == "" && hasSets(in) {
+		fmt.Fprintln(stderr, "kptkit variants render: warning: no --cluster given: the sets have no Repositories or objects to expand over")
 	}
 	src := &upstream.Source{RepoMap: c.repoMap, FolderName: c.upstream}
 	if c.upstream != "" {
@@ -374,4 +375,13 @@ func wantsHelp(args []string) bool {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+func hasSets(in fleet.Input) bool {
+	for _, n := range in.Variants {
+		if n.GetKind() == porch.KindVariantSet {
+			return true
+		}
+	}
+	return false
 }

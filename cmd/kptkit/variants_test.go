@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The upstream package the fleet tests clone.
+var appFiles = map[string]string{
+	"upstream/app/Kptfile":              "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n",
+	"upstream/app/cm.yaml":              "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n",
+	"upstream/app/package-context.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\ndata:\n  name: app\n",
+}
+
+// pv returns a PackageVariant of the upstream app.
+func pv(name, spec string) string {
+	return "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: " + name +
+		"\nspec:\n  upstream: {repo: catalog, package: app, workspaceName: main}\n" + spec
+}
+
+// workspace writes files (slash paths) into a new folder; it also holds a
+// folder beside the output, victim/, that no run may touch.
+func workspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	all := map[string]string{"victim/keep.txt": "precious\n", "out/README.md": "not a package: kept\n"}
+	for p, c := range appFiles {
+		all[p] = c
+	}
+	for p, c := range files {
+		all[p] = c
+	}
+	for p, c := range all {
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(target, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// snapshot returns every file and folder below dir with its content,
+// except those below skip.
+func snapshot(t *testing.T, dir, skip string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if skip != "" && (rel == skip || strings.HasPrefix(rel, skip+string(filepath.Separator))) {
+			return nil
+		}
+		if d.IsDir() {
+			out[rel+"/"] = ""
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// packages lists the package folders below dir/out.
+func packages(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for p := range snapshot(t, filepath.Join(dir, "out"), "") {
+		if strings.HasSuffix(p, "/Kptfile") {
+			out = append(out, strings.TrimSuffix(p, "/Kptfile"))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func kptkit(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	full := append([]string{"kptkit", "variants", "render", "--variants", filepath.Join(dir, "variants"),
+		"--upstream", filepath.Join(dir, "upstream"), "--out", filepath.Join(dir, "out"), "--render=false", "--jobs", "2"}, args...)
+	code := run(full, strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestVariantsDataLoss: every way a new user made the first sketch delete
+// or overwrite what was not its own is refused with a clear message, and
+// nothing outside the output's own packages changes.
+func TestVariantsDataLoss(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		variants  string
+		wantCode  int
+		wantErr   []string
+		wantPkgs  []string
+		wantOut   []string
+		unchanged bool // the output folder itself is left as it was
+	}{{
+		name:      "a repo of .. would write beside the output",
+		variants:  pv("evil", "  downstream: {repo: '..', package: victim}\n"),
+		wantCode:  1,
+		wantErr:   []string{`spec.downstream.repo ".." must stay inside its folder: no ".." segment`},
+		unchanged: true,
+	}, {
+		name:      "a package of .. with no repo would remove the output's parent",
+		variants:  pv("evil", "  downstream: {package: '..'}\n"),
+		wantCode:  1,
+		wantErr:   []string{"missing required field spec.downstream.repo", `spec.downstream.package ".." must stay inside its folder`},
+		unchanged: true,
+	}, {
+		name:      "repo . and package . would remove the output",
+		variants:  pv("evil", "  downstream: {repo: '.', package: '.'}\n"),
+		wantCode:  1,
+		wantErr:   []string{`spec.downstream.repo "." must stay inside its folder: no "." segment`, `spec.downstream.package "." must stay inside its folder`},
+		unchanged: true,
+	}, {
+		name:      "an absolute package path",
+		variants:  pv("evil", "  downstream: {repo: edge01, package: /etc/app}\n"),
+		wantCode:  1,
+		wantErr:   []string{`spec.downstream.package "/etc/app" is absolute: it must be relative`},
+		unchanged: true,
+	}, {
+		name:      "an empty repo is Porch's missing field",
+		variants:  pv("empty-repo", "  downstream: {repo: '', package: app}\n"),
+		wantCode:  1,
+		wantErr:   []string{"missing required field spec.downstream.repo"},
+		unchanged: true,
+	}, {
+		name: "two variants writing one package: neither is written",
+		variants: pv("first", "  downstream: {repo: edge01, package: app}\n") + "---\n" +
+			pv("second", "  downstream: {repo: edge01, package: app}\n") + "---\n" +
+			pv("other", "  downstream: {repo: edge02, package: app}\n"),
+		wantCode: 1,
+		wantErr:  []string{"PackageVariants default/first and default/second both write the downstream package edge01/app"},
+		wantPkgs: []string{"edge02/app"},
+	}, {
+		name: "a package inside another's folder",
+		variants: pv("outer", "  downstream: {repo: edge01, package: app}\n") + "---\n" +
+			pv("inner", "  downstream: {repo: edge01, package: app/sub}\n"),
+		wantCode:  1,
+		wantErr:   []string{"the downstream package edge01/app/sub of PackageVariant default/inner lies inside the package edge01/app of PackageVariant default/outer"},
+		unchanged: true,
+	}, {
+		name: "a reserved package-context key: the package is not written",
+		variants: pv("reserved", "  downstream: {repo: edge01, package: app}\n  packageContext:\n    data: {name: other}\n") + "---\n" +
+			pv("fine", "  downstream: {repo: edge02, package: app}\n"),
+		wantCode: 1,
+		wantErr:  []string{`spec.packageContext.data: Invalid value: {"name":"other"}: must not contain the key "name"`},
+		wantPkgs: []string{"edge02/app"},
+		wantOut:  []string{"2 variants rendered into", "1 created, 0 updated, 0 unchanged, 0 deleted, 0 released, 1 failed"},
+	}, {
+		name:     "a key a ConfigMap refuses",
+		variants: pv("bad-key", "  downstream: {repo: edge01, package: app}\n  packageContext:\n    data: {'bad key': x}\n"),
+		wantCode: 1,
+		wantErr:  []string{`spec.packageContext.data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters`},
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := workspace(t, map[string]string{"variants/pvs.yaml": tc.variants})
+			before := snapshot(t, dir, "out")
+			beforeOut := snapshot(t, filepath.Join(dir, "out"), "")
+			code, stdout, stderr := kptkit(t, dir)
+			if code != tc.wantCode {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantCode, stdout, stderr)
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			for _, w := range tc.wantOut {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			if diff := cmp.Diff(before, snapshot(t, dir, "out")); diff != "" {
+				t.Errorf("files outside the output changed (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantPkgs, packages(t, dir)); diff != "" {
+				t.Errorf("packages (-want +got):\n%s", diff)
+			}
+			if tc.unchanged {
+				after := snapshot(t, filepath.Join(dir, "out"), "")
+				delete(after, "variants.status.yaml")
+				if diff := cmp.Diff(beforeOut, after); diff != "" {
+					t.Errorf("the output changed (-before +after):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// pvs is a PackageVariantSet of the upstream app over the Repositories
+// labelled tier: edge.
+func pvs(name, template string) string {
+	return "apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: " + name +
+		"\nspec:\n  upstream: {repo: catalog, package: app, workspaceName: main}\n  targets:\n  - repositorySelector:\n      matchLabels: {tier: edge}\n" + template
+}
+
+func repos(names ...string) string {
+	var docs []string
+	for _, n := range names {
+		docs = append(docs, "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: "+n+
+			"\n  labels: {tier: edge}\nspec:\n  type: git\n  deployment: true\n  git: {repo: https://git.example.com/"+n+".git}\n")
+	}
+	return strings.Join(docs, "---\n")
+}
+
+func writeFile(t *testing.T, dir, p, content string) {
+	t.Helper()
+	target := filepath.Join(dir, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVariantsWriteErrorFailsOneVariant(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{
+		"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n") + "---\n" + pv("b", "  downstream: {repo: edge02, package: app}\n"),
+		// edge01 is a file: the first variant cannot be written.
+		"out/edge01": "in the way\n",
+	})
+	code, stdout, stderr := kptkit(t, dir)
+	if code != 1 || !strings.Contains(stdout, "1 created, 0 updated, 0 unchanged, 0 deleted, 0 released, 1 failed") ||
+		!strings.Contains(stderr, "failed: default/a") || !strings.Contains(stderr, "the downstream package edge01/app: openat edge01/app: not a directory") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if diff := cmp.Diff([]string{"edge02/app"}, packages(t, dir)); diff != "" {
+		t.Errorf("packages (-want +got):\n%s", diff)
+	}
+}
+
+func TestVariantsSymlinkOutOfTheOutput(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n")})
+	if err := os.Symlink(filepath.Join(dir, "victim"), filepath.Join(dir, "out", "edge01")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir, "out")
+	code, _, stderr := kptkit(t, dir)
+	if code != 1 || !strings.Contains(stderr, "edge01/app") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir, "out")); diff != "" {
+		t.Errorf("files outside the output changed (-before +after):\n%s", diff)
+	}
+}
+
+// TestVariantsSetReconcilesItsChildren: children of a set given in the run
+// are the set's to reconcile; a stale one is never rendered on its own.
+func TestVariantsSetReconcilesItsChildren(t *testing.T) {
+	t.Parallel()
+	stale := "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: apps-edge01-app\n" +
+		"  labels: {config.porch.kpt.dev/packagevariantset: apps}\nspec:\n  upstream: {repo: catalog, package: app, workspaceName: main}\n" +
+		"  downstream: {repo: edge01, package: stale-app}\n"
+	dir := workspace(t, map[string]string{
+		"variants/set.yaml":   pvs("apps", ""),
+		"variants/stale.yaml": stale,
+		"cluster/repos.yaml":  repos("edge01", "edge02"),
+	})
+	code, stdout, stderr := kptkit(t, dir, "--cluster", filepath.Join(dir, "cluster"))
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if diff := cmp.Diff([]string{"edge01/app", "edge02/app"}, packages(t, dir)); diff != "" {
+		t.Errorf("packages (-want +got):\n%s", diff)
+	}
+}
+
+// TestVariantsOwnership: a package no variant owns is adopted only by
+// adoptExisting; one another variant of the run owns is never taken.
+func TestVariantsOwnership(t *testing.T) {
+	t.Parallel()
+	mine := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n"
+	dir := workspace(t, map[string]string{
+		"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n"),
+		"out/edge01/app/Kptfile": mine, "out/edge01/app/hand.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: by-hand\n",
+	})
+	before := snapshot(t, filepath.Join(dir, "out"), "")
+	code, _, stderr := kptkit(t, dir)
+	if code != 1 || !strings.Contains(stderr, "the downstream package edge01/app exists and no PackageVariant owns it: set spec.adoptionPolicy to adoptExisting to adopt it") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	after := snapshot(t, filepath.Join(dir, "out"), "")
+	delete(after, "variants.status.yaml")
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("an unowned package changed (-before +after):\n%s", diff)
+	}
+	writeFile(t, dir, "variants/pvs.yaml", pv("a", "  adoptionPolicy: adoptExisting\n  downstream: {repo: edge01, package: app}\n")+"---\n"+
+		pv("b", "  adoptionPolicy: adoptExisting\n  downstream: {repo: edge02, package: app}\n"))
+	if code, stdout, stderr := kptkit(t, dir); code != 0 || !strings.Contains(stdout, "default/a: updated edge01/app") {
+		t.Errorf("adopting: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	kf, _ := os.ReadFile(filepath.Join(dir, "out/edge01/app/Kptfile"))
+	if !strings.Contains(string(kf), "kptkit.dev/owner: default/a") {
+		t.Errorf("the adopted package has no owner:\n%s", kf)
+	}
+	// b now asks for a's package: refused, a's package untouched.
+	writeFile(t, dir, "variants/pvs.yaml", pv("a", "  downstream: {repo: edge01, package: app}\n")+"---\n"+
+		pv("b", "  adoptionPolicy: adoptExisting\n  downstream: {repo: edge01, package: app}\n"))
+	if code, _, stderr := kptkit(t, dir); code != 1 || !strings.Contains(stderr, "PackageVariants default/a and default/b both write the downstream package edge01/app") {
+		t.Errorf("two owners: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestVariantsPrune: deletion stays within what the run was given.
+func TestVariantsPrune(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{
+		"variants/set.yaml":    pvs("apps", "    template:\n      deletionPolicy: delete\n"),
+		"variants/direct.yaml": pv("direct", "  downstream: {repo: core, package: app}\n"),
+		"variants/kept.yaml":   pv("orphaned", "  deletionPolicy: orphan\n  downstream: {repo: core, package: kept}\n"),
+		"cluster/repos.yaml":   repos("edge01", "edge02"),
+		// A package nobody owns is never touched.
+		"out/lab/hand/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hand\n",
+	})
+	cluster := filepath.Join(dir, "cluster")
+	if code, stdout, stderr := kptkit(t, dir, "--cluster", cluster); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	all := []string{"core/app", "core/kept", "edge01/app", "edge02/app", "lab/hand"}
+	if diff := cmp.Diff(all, packages(t, dir)); diff != "" {
+		t.Fatalf("packages (-want +got):\n%s", diff)
+	}
+	// edge02 leaves the set; the direct variants leave the run.
+	writeFile(t, dir, "cluster/repos.yaml", repos("edge01"))
+	if err := os.Remove(filepath.Join(dir, "variants/direct.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "variants/kept.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := kptkit(t, dir, "--cluster", cluster, "--prune=false")
+	if code != 0 || !strings.Contains(stdout, "0 deleted") {
+		t.Errorf("--prune=false: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if diff := cmp.Diff(all, packages(t, dir)); diff != "" {
+		t.Errorf("--prune=false deleted (-want +got):\n%s", diff)
+	}
+	code, stdout, _ = kptkit(t, dir, "--cluster", cluster)
+	if code != 0 || !strings.Contains(stdout, "deleted edge02/app (default/apps-edge02-app no longer wants it)") {
+		t.Errorf("prune: exit %d\nstdout:\n%s", code, stdout)
+	}
+	if diff := cmp.Diff([]string{"core/app", "core/kept", "edge01/app", "lab/hand"}, packages(t, dir)); diff != "" {
+		t.Errorf("the set's dropped child (-want +got):\n%s", diff)
+	}
+	code, stdout, _ = kptkit(t, dir, "--cluster", cluster, "--prune-all")
+	if code != 0 || !strings.Contains(stdout, "deleted core/app") || !strings.Contains(stdout, "released core/kept") {
+		t.Errorf("--prune-all: exit %d\nstdout:\n%s", code, stdout)
+	}
+	if diff := cmp.Diff([]string{"core/kept", "edge01/app", "lab/hand"}, packages(t, dir)); diff != "" {
+		t.Errorf("--prune-all (-want +got):\n%s", diff)
+	}
+	kf, _ := os.ReadFile(filepath.Join(dir, "out/core/kept/Kptfile"))
+	if strings.Contains(string(kf), "kptkit.dev/") {
+		t.Errorf("a released package keeps ownership annotations:\n%s", kf)
+	}
+}
