@@ -60,6 +60,9 @@ func checkFile(t *testing.T, path string, f *ast.File) {
 			if !isTest && !testHelpers[dir] && contains(impure, p) {
 				t.Errorf("%s imports %s: pkg/ must stay pure (take files, clock and environment as values)", path, p)
 			}
+			if !isTest && strings.HasPrefix(p, module+"internal") {
+				t.Errorf("%s imports %s: pkg/ must not depend on internal/ (the disk, git and processes live there)", path, p)
+			}
 		case strings.HasPrefix(dir, "functions/"):
 			own := strings.SplitN(dir, "/", 3)[1]
 			if rest, ok := strings.CutPrefix(p, module+"functions/"); ok && strings.SplitN(rest, "/", 2)[0] != own {

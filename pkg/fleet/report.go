@@ -50,7 +50,11 @@ func (v *Variant) Path() string { return v.Repo + "/" + v.Package }
 
 // String summarises the variant for people.
 func (v *Variant) String() string {
-	s := fmt.Sprintf("%s %s", v.Outcome, v.Path())
+	where := v.Path()
+	if v.Repo == "" || v.Package == "" {
+		where = "(no downstream)"
+	}
+	s := fmt.Sprintf("%s %s", v.Outcome, where)
 	if v.Upstream != "" {
 		s += " from " + v.Upstream
 	}

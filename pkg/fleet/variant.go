@@ -108,18 +108,23 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files) (*base, 
 	if err != nil {
 		return nil, fmt.Errorf("the downstream package %s has a Kptfile kptkit cannot read: %w", j.path, err)
 	}
-	if own.owner != j.key() {
+	adopted := own.owner != j.key()
+	if adopted {
 		if err := r.mayAdopt(j, own); err != nil {
 			return nil, err
 		}
 		j.v.Adopted = true
-		own = ownership{} // adopted packages are rendered afresh
+		own = ownership{} // an adopted package is rendered again
 	}
 	lock, locked, err := lockOf(existing)
 	if err != nil {
 		return nil, fmt.Errorf("the downstream package %s: %w", j.path, err)
 	}
 	switch {
+	case adopted && !locked:
+		// As Porch: a package without an upstream lock is up to date; the
+		// variant's changes are made to it as it is.
+		return parsed(existing, own)
 	case up.up.Origin.Commit == "":
 		// A folder upstream has no history to merge with: render afresh.
 		b, err := r.fresh(j, up)
