@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -49,16 +51,17 @@ func field(h hash.Hash, s string) {
 	fmt.Fprintf(h, "%d:%s\n", len(s), s)
 }
 
-// seal is the value of a package's rendered annotation: the inputs and
-// the package's files as rendered (its Kptfile without the annotation).
-// A package whose files or inputs changed since has another seal.
+// seal is the value of a package's rendered annotation: a digest of the
+// inputs and of the package's files as rendered, its Kptfile with the seal's
+// own value zeroed. A package whose files or inputs changed since has
+// another seal. Checking a seal reads the files, parsing nothing.
 func seal(inputs string, files kptpkg.Files) string {
 	h := sha256.New()
 	field(h, inputs)
 	for _, p := range files.Paths() {
 		b := files[p]
 		if p == kptfile.FileName {
-			b = unsealed(b)
+			b = sealPattern.ReplaceAll(b, []byte("${1}"+unsealed))
 		}
 		field(h, p)
 		field(h, string(b))
@@ -66,26 +69,22 @@ func seal(inputs string, files kptpkg.Files) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// unsealed is a root Kptfile without its rendered annotation, as written.
-func unsealed(kf []byte) []byte {
-	n, err := rootKptfile(kf)
-	if err != nil {
-		return kf
-	}
-	if err := annotate(n, v1alpha1.AnnotationRendered, ""); err != nil {
-		return kf
-	}
-	b, err := kptpkg.Encode([]*yaml.RNode{n})
-	if err != nil {
-		return kf
-	}
-	return b
-}
+// unsealed is the placeholder a seal is computed over.
+var unsealed = "sha256:" + strings.Repeat("0", 64)
 
-// sealFiles records the seal in the package's root Kptfile.
+// sealPattern finds a seal in a Kptfile.
+var sealPattern = regexp.MustCompile(`(` + regexp.QuoteMeta(v1alpha1.AnnotationRendered) + `: ['"]?)sha256:[0-9a-f]{64}`)
+
+// sealFiles records the seal in the package's root Kptfile: written with
+// the placeholder, then the placeholder replaced.
 func sealFiles(files kptpkg.Files, inputs string) (kptpkg.Files, error) {
-	s := seal(inputs, files)
-	return editKptfile(files, func(kf *yaml.RNode) error {
-		return annotate(kf, v1alpha1.AnnotationRendered, s)
+	files, err := editKptfile(files, func(kf *yaml.RNode) error {
+		return annotate(kf, v1alpha1.AnnotationRendered, unsealed)
 	})
+	if err != nil {
+		return nil, err
+	}
+	s := seal(inputs, files)
+	files[kptfile.FileName] = sealPattern.ReplaceAll(files[kptfile.FileName], []byte("${1}"+s))
+	return files, nil
 }

@@ -51,7 +51,19 @@ func (r *runner) process(j *job) {
 		v.fail(ReasonError, "cannot read the downstream package %s: %v", j.path, err)
 		return
 	}
-	b, err := r.base(j, up, existing)
+	own := ownership{}
+	if existing != nil {
+		if own, err = ownershipOf(existing[kptfile.FileName]); err != nil {
+			v.fail(ReasonError, "the downstream package %s has a Kptfile kptkit cannot read: %v", j.path, err)
+			return
+		}
+	}
+	inputs := r.inputs(j, up.up)
+	if own.owner == j.key() && own.rendered != "" && own.rendered == seal(inputs, existing) {
+		v.Outcome, v.Skipped = Unchanged, true
+		return
+	}
+	b, err := r.base(j, up, existing, own)
 	if err != nil {
 		v.fail(ReasonError, "%v", err)
 		return
@@ -59,11 +71,6 @@ func (r *runner) process(j *job) {
 	if len(b.conflicts) > 0 {
 		v.fail(ReasonConflict, "updating %s from %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
 			j.path, v.Upstream, strings.Join(b.conflicts, "; "))
-		return
-	}
-	inputs := r.inputs(j, up.up)
-	if b.own.rendered != "" && b.own.rendered == seal(inputs, existing) {
-		v.Outcome, v.Skipped = Unchanged, true
 		return
 	}
 	files, err := r.build(j, b)
@@ -100,13 +107,9 @@ type base struct {
 // upstream; the package it owns, as it is; or that package updated from
 // its moved upstream. A package the variant does not own is adopted only
 // by its adoption policy, and never one another variant of the run owns.
-func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files) (*base, error) {
+func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own ownership) (*base, error) {
 	if existing == nil {
 		return r.fresh(j, up)
-	}
-	own, err := ownershipOf(existing[kptfile.FileName])
-	if err != nil {
-		return nil, fmt.Errorf("the downstream package %s has a Kptfile kptkit cannot read: %w", j.path, err)
 	}
 	adopted := own.owner != j.key()
 	if adopted {
