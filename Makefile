@@ -27,9 +27,11 @@ unit:
 e2e: tools
 	$(GO) test -count=1 ./examples/...
 
-## bench: the benchmarks (figures go in each function's README)
+## bench: the benchmarks (figures go in each function's README and the
+## README); the fleet's at 1,000 and 10,000 variants
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/... ./functions/...
+	KPTKIT_BENCH_LARGE=1 $(GO) test -run='^$$' -bench=BenchmarkFleet -benchtime=1x -count=1 ./cmd/kptkit
 
 ## fuzz: every fuzz target for FUZZTIME (default 10s) each
 FUZZTIME ?= 10s
