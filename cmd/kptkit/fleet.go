@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/schollz/progressbar/v3"
@@ -91,7 +93,7 @@ func (d *dryRun) print(w io.Writer, out string) {
 			files[f] = true
 		}
 		for _, f := range sortedKeys(files) {
-			name := path.Join(out, p, f)
+			name := strings.TrimPrefix(path.Join(filepath.ToSlash(out), p, f), "/")
 			oldName, newName := "a/"+name, "b/"+name
 			if _, ok := c.old[f]; !ok {
 				oldName = "/dev/null"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -375,5 +376,115 @@ func TestVariantsPrune(t *testing.T) {
 	kf, _ := os.ReadFile(filepath.Join(dir, "out/core/kept/Kptfile"))
 	if strings.Contains(string(kf), "kptkit.dev/") {
 		t.Errorf("a released package keeps ownership annotations:\n%s", kf)
+	}
+}
+
+// TestVariantsDryRunAndCheck: --dry-run and --check write nothing; the dry
+// run prints the diff, the check fails exactly when something would change.
+func TestVariantsDryRunAndCheck(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n")})
+	before := snapshot(t, dir, "")
+	code, stdout, stderr := kptkit(t, dir, "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d\n%s", code, stderr)
+	}
+	for _, w := range []string{"--- /dev/null\n+++ b/" + strings.TrimPrefix(filepath.Join(dir, "out"), "/") + "/edge01/app/cm.yaml\n@@ -0,0 +1,6 @@\n+apiVersion: v1\n",
+		"1 created, 0 updated"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("dry run output lacks %q:\n%s", w, stdout)
+		}
+	}
+	if code, _, stderr = kptkit(t, dir, "--check"); code != 1 || !strings.Contains(stderr, "--check: the output is not what the variants render to") {
+		t.Errorf("check before rendering: exit %d\n%s", code, stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir, "")); diff != "" {
+		t.Errorf("--dry-run or --check wrote (-before +after):\n%s", diff)
+	}
+	if code, _, stderr = kptkit(t, dir); code != 0 {
+		t.Fatalf("render: exit %d\n%s", code, stderr)
+	}
+	rendered := snapshot(t, dir, "")
+	if code, stdout, stderr = kptkit(t, dir, "--check"); code != 0 || !strings.Contains(stdout, "nothing changed") {
+		t.Errorf("check after rendering: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	// An edit by hand: the check sees it, the dry run shows what a render undoes.
+	writeFile(t, dir, "out/edge01/app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: dev\n")
+	if code, _, _ = kptkit(t, dir, "--check"); code != 1 {
+		t.Errorf("check after an edit: exit %d", code)
+	}
+	if _, stdout, _ = kptkit(t, dir, "--dry-run"); !strings.Contains(stdout, "-  mode: dev\n+  mode: prod\n") {
+		t.Errorf("dry run after an edit:\n%s", stdout)
+	}
+	writeFile(t, dir, "out/edge01/app/cm.yaml", rendered["out/edge01/app/cm.yaml"])
+	if diff := cmp.Diff(rendered, snapshot(t, dir, "")); diff != "" {
+		t.Errorf("(-rendered +now):\n%s", diff)
+	}
+}
+
+func TestVariantsJSON(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n") + "---\n" + pv("b", "  downstream: {repo: '..', package: app}\n")})
+	code, stdout, _ := kptkit(t, dir, "--json")
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	for _, w := range []string{`"name": "a"`, `"outcome": "created"`, `"outcome": "failed"`, `"reason": "Error"`,
+		`"counts": {`, `"created": 1`, `"failed": 1`} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("JSON lacks %s:\n%s", w, stdout)
+		}
+	}
+}
+
+// TestVariantsAnyJobs: the output and the report are the same for any
+// number of jobs.
+func TestVariantsAnyJobs(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for i := range 40 {
+		names = append(names, fmt.Sprintf("edge%02d", i))
+	}
+	files := map[string]string{"variants/set.yaml": pvs("apps", ""), "cluster/repos.yaml": repos(names...)}
+	var outs []map[string]string
+	var reports []string
+	for _, jobs := range []string{"1", "4", "16"} {
+		dir := workspace(t, files)
+		code, stdout, stderr := kptkit(t, dir, "--cluster", filepath.Join(dir, "cluster"), "--jobs", jobs)
+		if code != 0 {
+			t.Fatalf("--jobs %s: exit %d\n%s", jobs, code, stderr)
+		}
+		outs = append(outs, snapshot(t, filepath.Join(dir, "out"), ""))
+		reports = append(reports, strings.ReplaceAll(stdout, dir, "DIR"))
+	}
+	for i := 1; i < len(outs); i++ {
+		if diff := cmp.Diff(outs[0], outs[i]); diff != "" {
+			t.Errorf("output differs with other jobs (-1 +n):\n%s", diff)
+		}
+		if diff := cmp.Diff(reports[0], reports[i]); diff != "" {
+			t.Errorf("report differs with other jobs (-1 +n):\n%s", diff)
+		}
+	}
+}
+
+func TestVariantsUsage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args     []string
+		code     int
+		out, err string
+	}{
+		{[]string{"variants", "--help"}, 0, "Usage: kptkit variants render", ""},
+		{[]string{"variants", "render", "--help"}, 0, "-repo-map", ""},
+		{[]string{"variants", "bogus"}, 2, "", `kptkit variants: unknown subcommand "bogus"`},
+		{[]string{"variants", "render", "--variants", "x"}, 2, "", "--out is required"},
+		{[]string{"variants", "render", "--out", "x", "--variants", "y", "--on-conflict", "ours"}, 2, "", `--on-conflict is "ours": it takes error or upstream`},
+		{[]string{"variants", "render", "--bogus"}, 2, "", "flag provided but not defined: -bogus"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"kptkit"}, c.args...), strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) {
+			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", c.args, code, stdout.String(), stderr.String())
+		}
 	}
 }
