@@ -38,9 +38,9 @@ func (s outStore) Packages() ([]fleet.Stored, error) {
 	return out, nil
 }
 
-func (s outStore) Read(p string) (kptpkg.Files, error)               { return s.out.Read(p) }
+func (s outStore) Read(p string) (kptpkg.Files, error)              { return s.out.Read(p) }
 func (s outStore) Write(p string, files kptpkg.Files) (bool, error) { return s.out.Write(p, files) }
-func (s outStore) Delete(p string) error                             { return s.out.Delete(p) }
+func (s outStore) Delete(p string) error                            { return s.out.Delete(p) }
 
 // dryRun is the output folder read but never written: it keeps what a run
 // would write, for a diff (--dry-run) or a verdict (--check).

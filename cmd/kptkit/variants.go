@@ -1,16 +1,16 @@
 package main
 
 import (
-	"maps"
-	"slices"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"

@@ -295,7 +295,7 @@ func TestVariantsOwnership(t *testing.T) {
 	t.Parallel()
 	mine := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n"
 	dir := workspace(t, map[string]string{
-		"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n"),
+		"variants/pvs.yaml":      pv("a", "  downstream: {repo: edge01, package: app}\n"),
 		"out/edge01/app/Kptfile": mine, "out/edge01/app/hand.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: by-hand\n",
 	})
 	before := snapshot(t, filepath.Join(dir, "out"), "")

@@ -22,8 +22,6 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
-
-
 // memStore is a Store in memory.
 type memStore struct {
 	mu   sync.Mutex
@@ -197,4 +195,3 @@ func describe(r *fleet.Report) string {
 		n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
 	return b.String()
 }
-

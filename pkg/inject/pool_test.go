@@ -87,4 +87,3 @@ func runWithPool(t *testing.T, in []byte) ([]byte, []string, bool) {
 	}
 	return out, messages(rl.Results()), true
 }
-
