@@ -34,6 +34,11 @@ type Version struct {
 	APIs     []v1alpha1.API
 	Provides []string
 	Requires []string
+	// ReqAPIs are the APIs the version uses: each makes the package that
+	// provides it a dependency, the provider chosen when resolving.
+	ReqAPIs []v1alpha1.RequiredAPI
+	// Params are the parameters the version declares.
+	Params []v1alpha1.Parameter
 	// unlisted marks an installed version the catalog does not list: what
 	// it provides is unknown, so it is taken to provide what is asked of it.
 	unlisted bool
@@ -47,7 +52,9 @@ type Installed struct {
 	Deps         []v1alpha1.Dependency
 	HasDeps      bool // the InstalledPackage lists its dependencies
 	AsDependency bool
-	Header       resourcelist.Header
+	// Outputs are the installed package's outputs (status.outputs).
+	Outputs []v1alpha1.Output
+	Header  resourcelist.Header
 }
 
 // NewCatalog returns a catalog of the given packages.
@@ -111,11 +118,16 @@ func (p *Package) Version(v *semver.Version) *Version {
 }
 
 // ProvidesAPI reports whether the version provides an API: by group and
-// kind (and version, when given), or by group and resource.
+// kind (and version, when given), or by group and resource. An API given
+// by group and version alone (an APIService) provides every kind and
+// resource of that group version.
 func (v *Version) ProvidesAPI(group, version, kind, resource string) bool {
 	return v.unlisted || slices.ContainsFunc(v.APIs, func(a v1alpha1.API) bool {
 		if a.Group != group {
 			return false
+		}
+		if a.Kind == "" && a.Resource == "" {
+			return version == "" || a.Version == "" || a.Version == version
 		}
 		if kind != "" {
 			return a.Kind == kind && (version == "" || a.Version == "" || a.Version == version)

@@ -21,10 +21,11 @@ func TestParseOperation(t *testing.T) {
 		{in: "install", want: v1alpha1.Operation{Verb: "install"}},
 		{in: " upgrade  db   2.1.0 ", want: v1alpha1.Operation{Verb: "upgrade", Package: "db", Version: "2.1.0"}},
 		{in: "delete db", want: v1alpha1.Operation{Verb: "delete", Package: "db"}},
-		{in: "upgrade db", err: "\"upgrade db\": upgrade takes a package and a version: `upgrade <package> <version>`"},
+		{in: "upgrade db", want: v1alpha1.Operation{Verb: "upgrade", Package: "db"}},
+		{in: "upgrade", err: "\"upgrade\": upgrade takes a package and, optionally, a version: `upgrade <package> [<version>]`"},
 		{in: "delete", err: "\"delete\": delete takes one package: `delete <package>`"},
 		{in: "install db", err: "\"install db\": install takes no arguments (it installs the package's PackageInstalls and discovered dependencies)"},
-		{in: "remove db", err: "unknown operation \"remove db\": use `install`, `upgrade <package> <version>` or `delete <package>`"},
+		{in: "remove db", err: "unknown operation \"remove db\": use `install`, `upgrade <package> [<version>]` or `delete <package>`"},
 	}
 	for _, tt := range tests {
 		got, err := v1alpha1.ParseOperation(tt.in)
@@ -64,12 +65,13 @@ func TestResolveDepsDefaultAndValidate(t *testing.T) {
 		{
 			name: "everything wrong",
 			cfg: v1alpha1.ResolveDeps{Lifecycle: node("- optionl: [a]"), Environment: []string{"ok", " "},
-				ClusterPrefix: "Edge_01", Operation: "purge"},
+				ClusterPrefix: "Edge_01", Operation: "purge", Providers: map[string]string{"cert-manager.io": " "}},
 			layers: 1,
 			errs: []decode.Error{
-				{Path: "operation", Msg: "unknown operation \"purge\": use `install`, `upgrade <package> <version>` or `delete <package>`"},
+				{Path: "operation", Msg: "unknown operation \"purge\": use `install`, `upgrade <package> [<version>]` or `delete <package>`"},
 				{Path: "lifecycle[0].optionl", Msg: "unknown field \"optionl\" (did you mean \"optional\"?)"},
 				{Path: "environment[1]", Msg: "must not be empty"},
+				{Path: "providers.cert-manager.io", Msg: "must name the package that provides the API group"},
 				{Path: "clusterPrefix", Msg: "\"Edge_01\" must hold only lower-case letters, digits, '-' and '.' (it starts PackageVariant names)"},
 			},
 		},

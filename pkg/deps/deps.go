@@ -49,7 +49,7 @@ func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 	}
 	req := Request{Catalog: cat, Installed: installed, Ranges: ranges, Options: Options{
 		AllowUpgrades: cfg.AllowUpgrades, Prereleases: cfg.Prereleases, Environment: cfg.Environment,
-		Policy: cfg.policy, Budget: Budget,
+		Policy: cfg.policy, Budget: Budget, Providers: cfg.Providers,
 	}}
 	plan, more := cfg.plan(rl, req, installs)
 	rs = append(rs, more...)
@@ -76,8 +76,9 @@ func (c *config) plan(rl *resourcelist.ResourceList, req Request, installs []Ins
 	case v1alpha1.OperationDelete:
 		return Delete(req, c.op, installs), nil
 	}
-	found, rs := DiscoveredRoots(rl, req.Catalog, req.Installed, installs, discover.Options{APIs: *c.Discover.APIs, RBAC: *c.Discover.RBAC})
-	req.Roots = append(InstallRoots(installs), found...)
+	req.Roots = InstallRoots(installs)
+	found, rs := DiscoveredRoots(rl, req.Catalog, req.chooser(), discover.Options{APIs: *c.Discover.APIs, RBAC: *c.Discover.RBAC})
+	req.Roots = append(req.Roots, found...)
 	if (c.given == nil && len(req.Roots) == 0) || result.List(rs).HasError() {
 		return nil, rs
 	}

@@ -13,7 +13,7 @@ import (
 
 // The tests write catalogs, inventories and requests as lines:
 //
-//	[repo/]name@version | deps: d ^1.2; e | provides: dns | requires: k8s | apis: g/v Kind | latest
+//	[repo/]name@version | deps: d ^1.2; e | provides: dns | requires: k8s | apis: g/v Kind, g/v | uses: g Kind; g res:pods | latest
 //	name@version | deps: d ^1 | asdep           (inventory; no deps section: the catalog's)
 //	[repo/]name range                            (a request: PackageInstall/<name>)
 //	api: name group/version Kind                 (a discovered need)
@@ -79,6 +79,17 @@ func catalogOf(t testing.TB, spec string) *deps.Catalog {
 			gv, kind, _ := strings.Cut(a, " ")
 			g, vv, _ := strings.Cut(gv, "/")
 			ver.APIs = append(ver.APIs, v1alpha1.API{Group: g, Version: vv, Kind: kind, Resource: deps.Plural(kind)})
+		}
+		for _, u := range strings.Split(sec["uses"], ";") {
+			g, what, ok := strings.Cut(strings.TrimSpace(u), " ")
+			if !ok {
+				continue
+			}
+			a := v1alpha1.RequiredAPI{Group: g, Kind: what, Reason: "x.yaml"}
+			if res, ok := strings.CutPrefix(what, "res:"); ok {
+				a.Kind, a.Resource = "", res
+			}
+			ver.ReqAPIs = append(ver.ReqAPIs, a)
 		}
 		if _, latest := sec["latest"]; latest {
 			p.Latest = raw

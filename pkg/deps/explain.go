@@ -19,6 +19,7 @@ const (
 	kindRoot      ckind = iota // a PackageInstall's range
 	kindAPI                    // an item's API: the version must provide it
 	kindDep                    // a package version's dependency
+	kindUses                   // a package version uses an API: its provider must provide it
 	kindHolder                 // a range an installed package holds
 	kindPinned                 // installed, allowUpgrades false
 	kindDowngrade              // installed: never goes down
@@ -62,7 +63,7 @@ func (p *problem) itemWithin(c constraint, within map[int]solver.Set) string {
 			return fmt.Sprintf("%s (%s, providing %s)", c.by, c.rng, strings.Join(apis, ", "))
 		}
 		return fmt.Sprintf("%s (provides %s)", c.by, strings.Join(apis, ", "))
-	case kindDep:
+	case kindDep, kindUses:
 		by := c.by
 		imp := p.nodes[c.byPkg]
 		may, ok := within[c.byPkg]
@@ -71,6 +72,9 @@ func (p *problem) itemWithin(c constraint, within map[int]solver.Set) string {
 		}
 		if !may.And(imp.real()).SubsetOf(c.vers) {
 			by += " " + versionsText(imp, c.vers)
+		}
+		if c.kind == kindUses {
+			return fmt.Sprintf("%s (uses %s)", by, c.apis[0])
 		}
 		return fmt.Sprintf("%s (%s)", by, rangeText(c.rng))
 	case kindPinned:
@@ -141,7 +145,7 @@ func (p *problem) render(ls []leaf) explanation {
 	imposers := map[int]bool{}
 	targets := map[int][]leaf{}
 	for _, l := range ls {
-		if l.kind == kindDep || l.kind == kindHolder {
+		if l.kind == kindDep || l.kind == kindUses || l.kind == kindHolder {
 			imposers[l.byPkg] = true
 		}
 		targets[l.target] = append(targets[l.target], l)
@@ -219,17 +223,24 @@ func (p *problem) byNameOrder(m map[int][]leaf) []int {
 
 // failure turns a failed search into error results: the smallest set of
 // constraints that clash, in Glasskube's words where they fit.
-func (p *problem) failure(f *solver.Failure) []result.Result {
+// It also returns the roots (indexes into Request.Roots) the clash involves.
+func (p *problem) failure(f *solver.Failure) ([]result.Result, []int) {
 	if f.Exhausted {
 		msg := fmt.Sprintf("gave up after %d steps (the step budget): the search is too large to finish", f.Steps)
 		if f.Cause != nil {
 			msg += "; the last conflict it learned: " + p.terms(f.Cause) + " cannot all hold"
 		}
-		return []result.Result{result.Errorf("%s", msg)}
+		return []result.Result{result.Errorf("%s", msg)}, nil
 	}
 	core := solver.Minimize(p.Size, 0, solver.Leaves(f.Cause), p.req.Budget)
+	var roots []int
+	for _, in := range core {
+		if i, ok := p.rootIndex[in.ID]; ok && in.ID != solver.NoVersions {
+			roots = append(roots, i)
+		}
+	}
 	e := p.render(p.leaves(core))
-	return []result.Result{attach(result.Errorf("%s%s", p.glasskube(e), e.text), e.header, "spec.version")}
+	return []result.Result{attach(result.Errorf("%s%s", p.glasskube(e), e.text), e.header, "spec.version")}, roots
 }
 
 // glasskube names the installed-package cases of Glasskube's decision tree
@@ -255,7 +266,7 @@ func (p *problem) glasskube(e explanation) string {
 		switch l.kind {
 		case kindPinned:
 			pinned = true
-		case kindRoot, kindAPI, kindDep, kindHolder:
+		case kindRoot, kindAPI, kindDep, kindUses, kindHolder:
 			if p.onlyBelow(l, n) && !slices.Contains(behind, l.by) {
 				behind = append(behind, l.by)
 			}

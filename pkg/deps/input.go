@@ -88,8 +88,13 @@ func readPackage(it *resourcelist.Item, spec v1alpha1.CatalogPackageSpec, ranges
 			continue
 		}
 		rs = append(rs, checkDeps(it, field+".dependencies", cv.Dependencies, ranges)...)
+		rs = append(rs, checkAPIs(it, field+".requires.apis", cv.Requires.APIs)...)
+		for _, e := range (v1alpha1.ParametersSpec{Parameters: cv.Parameters}).Validate(field + ".parameters") {
+			rs = append(rs, it.Errorf(e.Path, "%s: %s: %s", h.Where(), h, e))
+		}
 		p.Vers = append(p.Vers, &Version{Raw: cv.Version, SemVer: v, Deps: cv.Dependencies,
-			APIs: cv.Provides.APIs, Provides: cv.Provides.Capabilities, Requires: cv.Requires.Capabilities})
+			APIs: cv.Provides.APIs, Provides: cv.Provides.Capabilities, Requires: cv.Requires.Capabilities,
+			ReqAPIs: cv.Requires.APIs, Params: cv.Parameters})
 	}
 	slices.SortStableFunc(p.Vers, func(a, b *Version) int { return b.SemVer.Compare(a.SemVer) })
 	if spec.LatestVersion != "" {
@@ -118,6 +123,20 @@ func checkDeps(it *resourcelist.Item, field string, deps []v1alpha1.Dependency, 
 		}
 		if _, err := ranges.Parse(d.Version); err != nil {
 			rs = append(rs, it.Errorf(f+".version", "%s: %s: %s.version: %s", h.Where(), h, f, rangeProblem(err, d.Package)))
+		}
+	}
+	return rs
+}
+
+// checkAPIs refuses required APIs that name neither a kind nor a
+// resource.
+func checkAPIs(it *resourcelist.Item, field string, apis []v1alpha1.RequiredAPI) []result.Result {
+	h := it.Header()
+	var rs []result.Result
+	for j, a := range apis {
+		if a.Kind == "" && a.Resource == "" {
+			f := fmt.Sprintf("%s[%d]", field, j)
+			rs = append(rs, it.Errorf(f, "%s: %s: %s names no kind and no resource of group %q", h.Where(), h, f, a.Group))
 		}
 	}
 	return rs
@@ -153,6 +172,7 @@ func ReadInstalled(rl *resourcelist.ResourceList, cluster string, ranges *Ranges
 				h.Where(), h, in.Package, in.Raw, prev.Raw, prev.Header, prev.Header.Where()))
 		default:
 			prev.Deps = append(prev.Deps, in.Deps...)
+			prev.Outputs = append(prev.Outputs, in.Outputs...)
 			prev.HasDeps = prev.HasDeps || in.HasDeps
 			prev.AsDependency = prev.AsDependency && in.AsDependency
 		}
@@ -172,8 +192,14 @@ func readInstalled(it *resourcelist.Item, spec v1alpha1.InstalledPackageSpec, ra
 	}
 	rs = append(rs, checkDeps(it, "spec.dependencies", spec.Dependencies, ranges)...)
 	hasDeps := fieldpath.Lookup(it.Node(), fieldpath.Path{"spec", "dependencies"}) != nil
+	var status v1alpha1.InstalledPackageStatus
+	if st := fieldpath.Lookup(it.Node(), fieldpath.Path{"status"}); !yaml.IsMissingOrNull(st) {
+		for _, e := range decode.Into(st.YNode(), &status, decode.Options{KnownFields: true}, "status") {
+			rs = append(rs, it.Errorf(e.Path, "%s: %s: %s", h.Where(), h, e))
+		}
+	}
 	return &Installed{Package: spec.Package, Raw: spec.Version, SemVer: v, Deps: spec.Dependencies,
-		HasDeps: hasDeps, AsDependency: spec.InstalledAsDependency, Header: h}, rs
+		HasDeps: hasDeps, AsDependency: spec.InstalledAsDependency, Outputs: status.Outputs, Header: h}, rs
 }
 
 // Install is a PackageInstall of the package.

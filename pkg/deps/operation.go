@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
+
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-// Upgrade plans `upgrade <package> <version>`: refused when the package is
+// Upgrade plans `upgrade <package> [<version>]`: without a version, to the
+// package's latest version (Glasskube's update: latestVersion when it is
+// allowed, else the highest allowed version). Refused when the package is
 // not installed, when the version is lower than the installed one or not in
 // the catalog, and when a dependant's range excludes it (each named);
 // otherwise the package moves to the version and its new dependencies are
@@ -17,37 +21,92 @@ func Upgrade(req Request, op v1alpha1.Operation, installs []Install) *Plan {
 	if req.Ranges == nil {
 		req.Ranges = NewRanges()
 	}
+	asked := strings.Join(strings.Fields(strings.Join([]string{op.Verb, op.Package, op.Version}, " ")), " ")
 	refuse := func(format string, args ...any) *Plan {
-		return &Plan{Results: []result.Result{result.Errorf("upgrade %s %s refused: %s", op.Package, op.Version, fmt.Sprintf(format, args...))}}
+		return &Plan{Results: []result.Result{result.Errorf("%s refused: %s", asked, fmt.Sprintf(format, args...))}}
 	}
 	inst := req.Installed[op.Package]
 	if inst == nil {
 		return refuse("%s is not installed (install it with a PackageInstall)", op.Package)
 	}
-	v, err := ParseVersion(op.Version)
+	pkg, why := req.Catalog.Find(op.Package, "")
+	if pkg == nil {
+		return refuse("%s: %s", op.Package, why)
+	}
+	version := op.Version
+	if version == "" {
+		latest := pkg.latestAllowed(req.Prereleases)
+		if latest == nil {
+			return refuse("%s offers no version it may take (prereleases is %v)", op.Package, req.Prereleases)
+		}
+		if !latest.SemVer.GreaterThan(inst.SemVer) {
+			version = inst.Raw
+		} else {
+			version = latest.Raw
+		}
+	}
+	v, err := ParseVersion(version)
 	if err != nil {
 		return refuse("%v", err)
 	}
 	if v.LessThan(inst.SemVer) {
 		return refuse("%s is installed at %s and installed packages are never downgraded", op.Package, inst.Raw)
 	}
-	pkg, why := req.Catalog.Find(op.Package, "")
-	if pkg == nil {
-		return refuse("%s: %s", op.Package, why)
-	}
 	target := pkg.Version(v)
 	if target == nil && !v.Equal(inst.SemVer) {
-		return refuse("%s offers no version %s", op.Package, op.Version)
+		return refuse("%s offers no version %s", op.Package, version)
 	}
-	if excluded := dependants(&req, op.Package, installs, func(rng string) bool {
+	allows := func(rng string, v *semver.Version) bool {
 		c, _ := req.Ranges.Parse(rng)
-		return !Allows(c, v, req.Prereleases)
-	}); len(excluded) > 0 {
-		return refuse("the ranges its dependants hold exclude %s: %s", op.Version, strings.Join(excluded, ", "))
+		return Allows(c, v, req.Prereleases)
+	}
+	if excluded := dependants(&req, op.Package, installs, func(rng string) bool { return !allows(rng, v) }); len(excluded) > 0 {
+		hint := ""
+		if op.Version == "" {
+			hint = fitting(&req, pkg, inst, installs, allows)
+		}
+		return refuse("the ranges its dependants hold exclude %s: %s%s", version, strings.Join(excluded, ", "), hint)
 	}
 	req.Upgrade = op.Package
-	req.Roots = []Root{{Package: op.Package, Range: "=" + v.String(), By: "operation " + strings.Join([]string{op.Verb, op.Package, op.Version}, " ")}}
+	by := "operation " + asked
+	if op.Version == "" {
+		by += " (latest: " + version + ")"
+	}
+	req.Roots = []Root{{Package: op.Package, Range: "=" + v.String(), By: by}}
 	return Resolve(req)
+}
+
+// latestAllowed is the package's latest version: latestVersion when set
+// and allowed, else the highest allowed version (prereleases only when
+// allowed); nil when there is none.
+func (p *Package) latestAllowed(prereleases bool) *Version {
+	ok := func(v *Version) bool { return Allows(nil, v.SemVer, prereleases) }
+	for _, v := range p.Vers {
+		if v.Raw == p.Latest && ok(v) {
+			return v
+		}
+	}
+	for _, v := range p.Vers {
+		if ok(v) {
+			return v
+		}
+	}
+	return nil
+}
+
+// fitting names the highest version above the installed one that every
+// dependant's range allows, as a hint: `; the highest version they all
+// allow is 1.4.0`.
+func fitting(req *Request, pkg *Package, inst *Installed, installs []Install, allows func(string, *semver.Version) bool) string {
+	for _, cand := range pkg.Vers {
+		if !cand.SemVer.GreaterThan(inst.SemVer) || !Allows(nil, cand.SemVer, req.Prereleases) {
+			continue
+		}
+		if len(dependants(req, pkg.Name, installs, func(rng string) bool { return !allows(rng, cand.SemVer) })) == 0 {
+			return fmt.Sprintf("; the highest version they all allow is %s (upgrade %s %s)", cand.Raw, pkg.Name, cand.Raw)
+		}
+	}
+	return ""
 }
 
 // dependants names, as `X (range)`, the installed packages that hold a

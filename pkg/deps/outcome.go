@@ -47,9 +47,14 @@ func (p *problem) demandOn(id int, sol *chosen) demand {
 		add(con.by, con.rng, nil, true)
 	}
 	for _, k := range sol.dependants[id] {
-		for _, dep := range k.ver.Deps {
-			if dep.Package == n.name {
-				add(k.n.name, dep.Version, nil, true)
+		for _, dep := range p.depsOf(k.id, k.ver) {
+			if dep.Package != n.name {
+				continue
+			}
+			add(k.n.name, dep.Version, nil, true)
+			if dep.Reason != "" {
+				i := slices.Index(d.needers, k.n.name)
+				d.needers[i] = fmt.Sprintf("%s (%s)", k.n.name, dep.Reason)
 			}
 		}
 	}
@@ -104,7 +109,7 @@ func (p *problem) chosenOf(picks []pick) *chosen {
 			continue
 		}
 		var seen []int
-		for _, d := range k.ver.Deps {
+		for _, d := range p.depsOf(k.id, k.ver) {
 			id, ok := p.byName[d.Package]
 			if ok && id != k.id && !slices.Contains(seen, id) {
 				seen = append(seen, id)

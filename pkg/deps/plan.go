@@ -151,7 +151,7 @@ func (p *problem) installOrder(picks []pick, c *chosen, capEdges [][2]int) ([]in
 			continue
 		}
 		live = append(live, k)
-		for _, d := range k.ver.Deps {
+		for _, d := range p.depsOf(k.id, k.ver) {
 			if dk, ok := c.byID[p.byName[d.Package]]; ok && dk.ver != nil {
 				edges = append(edges, [2]int{dk.id, k.id})
 			}

@@ -3,8 +3,10 @@ package deps
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/deps/discover"
 	"github.com/kptkit/kptkit/pkg/deps/solver"
 )
 
@@ -64,6 +66,9 @@ type problem struct {
 	roots     map[int][]int  // node → the constraints roots put on it
 	holdersOn map[int][]held // node → the ranges installed packages hold on it
 	initial   []*solver.Incompat
+	chooser   Chooser
+	effective map[*Version][]v1alpha1.Dependency // depsOf, made once per version
+	rootIndex map[int]int                        // a root's constraint → its index in Request.Roots
 }
 
 // held is a range an installed package holds on another.
@@ -86,7 +91,8 @@ type maskKey struct {
 
 func newProblem(req *Request, pins map[string]string) *problem {
 	p := &problem{req: req, pins: pins, byName: map[string]int{}, deps: map[depKey]*solver.Incompat{},
-		masks: map[maskKey]solver.Set{}, roots: map[int][]int{}, holdersOn: map[int][]held{}}
+		masks: map[maskKey]solver.Set{}, roots: map[int][]int{}, holdersOn: map[int][]held{},
+		chooser: req.chooser(), effective: map[*Version][]v1alpha1.Dependency{}, rootIndex: map[int]int{}}
 	p.nodes = append(p.nodes, &node{name: "(root)", skip: -1, installed: -1, latest: -1})
 	return p
 }
@@ -146,7 +152,15 @@ func (p *problem) Dependencies(id, v int) []*solver.Incompat {
 	}
 	var out []*solver.Incompat
 	for _, d := range ver.Deps {
+		if d.Repo != "" && p.pins[d.Package] == "" {
+			if _, made := p.byName[d.Package]; !made {
+				p.pins[d.Package] = d.Repo
+			}
+		}
 		out = append(out, p.dependency(id, d.Package, d.Version))
+	}
+	for _, u := range p.uses(id, ver) {
+		out = append(out, p.usesAPI(id, u))
 	}
 	return append(out, p.drain()...)
 }
@@ -178,6 +192,96 @@ func (p *problem) dependency(id int, dep, rng string) *solver.Incompat {
 		solver.Require(id, vers), solver.Forbid(d, p.mask(d, rng)))
 	p.deps[key] = in
 	return in
+}
+
+// use is an API a version uses and the package chosen to provide it.
+type use struct {
+	api      v1alpha1.RequiredAPI
+	provider string
+}
+
+// uses returns the APIs a version uses whose provider could be chosen,
+// each with its provider; the others are reported by apiProblems once the
+// plan is made.
+func (p *problem) uses(id int, ver *Version) []use {
+	var out []use
+	for _, a := range ver.ReqAPIs {
+		if pick, _ := p.provider(a); pick != "" && pick != p.nodes[id].name {
+			out = append(out, use{api: a, provider: pick})
+		}
+	}
+	return out
+}
+
+// provider chooses the package that provides an API: "" and "" when no
+// catalog package does, "" and why when it cannot be chosen.
+func (p *problem) provider(a v1alpha1.RequiredAPI) (string, string) {
+	found := p.req.index().Find(apiOf(a))
+	if len(found) == 0 {
+		return "", ""
+	}
+	return p.chooser.Choose(a.Group, found)
+}
+
+func apiOf(a v1alpha1.RequiredAPI) discover.API {
+	return discover.API{Group: a.Group, Kind: a.Kind, Resource: a.Resource}
+}
+
+// usesAPI is "id, at every version that uses the API, needs the provider at
+// a version that provides it", made once.
+func (p *problem) usesAPI(id int, u use) *solver.Incompat {
+	key := depKey{pkg: id, dep: u.provider, rng: "\x00" + u.api.Group + "/" + u.api.Kind + "/" + u.api.Resource}
+	if in, ok := p.deps[key]; ok {
+		return in
+	}
+	n := p.nodes[id]
+	var same []int
+	for i, c := range n.cands {
+		if slices.ContainsFunc(c.ReqAPIs, func(a v1alpha1.RequiredAPI) bool { return sameAPI(a, u.api) }) {
+			same = append(same, i)
+		}
+	}
+	d := p.node(u.provider)
+	dn := p.nodes[d]
+	provides := solver.None(dn.size())
+	for i, v := range dn.cands {
+		if v.ProvidesAPI(u.api.Group, "", u.api.Kind, u.api.Resource) {
+			provides = provides.With(i)
+		}
+	}
+	vers := solver.Of(n.size(), same...)
+	in := p.external(constraint{kind: kindUses, target: d, byPkg: id, by: n.name, vers: vers, apis: []discover.API{apiOf(u.api)}},
+		solver.Require(id, vers), solver.Forbid(d, provides.And(p.mask(d, ""))))
+	p.deps[key] = in
+	return in
+}
+
+func sameAPI(a, b v1alpha1.RequiredAPI) bool {
+	return a.Group == b.Group && a.Kind == b.Kind && a.Resource == b.Resource
+}
+
+// depsOf returns what a chosen version depends on: its dependencies, and
+// one entry per provider of the APIs it uses, with the reason.
+func (p *problem) depsOf(id int, ver *Version) []v1alpha1.Dependency {
+	if out, ok := p.effective[ver]; ok {
+		return out
+	}
+	out := slices.Clip(ver.Deps)
+	at := map[string]int{}
+	for _, u := range p.uses(id, ver) {
+		if i, ok := at[u.provider]; ok {
+			out[i].Reason = strings.TrimSuffix(out[i].Reason, " and more APIs") + " and more APIs"
+			continue
+		}
+		at[u.provider] = len(out)
+		reason := "uses " + apiOf(u.api).String()
+		if u.api.Reason != "" {
+			reason += ": " + u.api.Reason
+		}
+		out = append(out, v1alpha1.Dependency{Package: u.provider, Reason: reason})
+	}
+	p.effective[ver] = out
+	return out
 }
 
 func hasDep(v *Version, dep, rng string) bool {

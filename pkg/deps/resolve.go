@@ -35,6 +35,9 @@ type Options struct {
 	Policy      *lifecycle.Policy
 	// Budget bounds the search (solver steps); 0 is solver.DefaultBudget.
 	Budget int
+	// Providers chooses, per API group, the package that provides the
+	// group's APIs when several do (ResolveDeps.providers).
+	Providers map[string]string
 }
 
 // Request is everything a resolution needs.
@@ -47,7 +50,28 @@ type Request struct {
 	// when AllowUpgrades is false.
 	Upgrade string
 	Options
-	forced map[string]string // package → why a missing capability switched it off
+	forced    map[string]string // package → why a missing capability switched it off
+	providers *Providers        // made on first use
+}
+
+// chooser picks providers for this request: installed packages, then
+// Options.Providers, then the packages the roots ask for by name.
+func (r *Request) chooser() Chooser {
+	var asked []string
+	for _, root := range r.Roots {
+		if len(root.APIs) == 0 {
+			asked = append(asked, root.Package)
+		}
+	}
+	return Chooser{Installed: r.Installed, Providers: r.Providers, Asked: asked}
+}
+
+// index returns what the catalog's packages provide.
+func (r *Request) index() *Providers {
+	if r.providers == nil {
+		r.providers = IndexProviders(r.Catalog)
+	}
+	return r.providers
 }
 
 // Plan is the outcome: the steps in install order and the results that
@@ -72,6 +96,12 @@ func (p *Plan) Failed() bool { return result.List(p.Results).HasError() }
 // preferred, backtracking until all hold. Packages whose capabilities are
 // missing and that may do without are switched off and the search is run
 // again, until the plan holds.
+//
+// Every problem is reported at once: when the search fails, the roots the
+// clash involves are set aside and the rest is resolved again, so that
+// further clashes, missing capabilities, APIs without a provider, and the
+// warnings and skips of the other packages are reported too. A plan with
+// any error has no steps.
 func Resolve(req Request) *Plan {
 	if req.Ranges == nil {
 		req.Ranges = NewRanges()
@@ -84,25 +114,52 @@ func Resolve(req Request) *Plan {
 		return &Plan{Results: rs}
 	}
 	req.forced = map[string]string{}
+	req.Roots = slices.Clone(req.Roots)
+	var failures []result.Result
 	for {
 		p := newProblem(&req, pins)
 		sol, fail := p.solve()
 		if fail != nil {
-			return &Plan{Results: p.failure(fail)}
+			rs, roots := p.failure(fail)
+			failures = append(failures, rs...)
+			if len(roots) == 0 {
+				return &Plan{Results: failures}
+			}
+			req.Roots = dropRoots(req.Roots, roots)
+			continue
 		}
 		picks := p.picks(sol)
 		edges, more, bad := p.capabilities(picks, sol)
-		if result.List(bad).HasError() {
-			return &Plan{Results: bad}
+		if len(more) > 0 {
+			maps.Copy(req.forced, more)
+			continue
 		}
-		if len(more) == 0 {
-			plan := p.plan(picks, edges)
-			plan.Results = append(plan.Results, bad...)
-			plan.Search.Steps, plan.Search.Conflicts = sol.Steps, sol.Conflicts
-			return plan
+		bad = append(bad, p.apiProblems(picks)...)
+		plan := p.plan(picks, edges)
+		if len(failures) > 0 || result.List(bad).HasError() || plan.Failed() {
+			out := slices.Concat(failures, bad)
+			for _, r := range plan.Results {
+				if r.Severity != result.SeverityInfo {
+					out = append(out, r)
+				}
+			}
+			return &Plan{Results: out}
 		}
-		maps.Copy(req.forced, more)
+		plan.Results = append(plan.Results, bad...)
+		plan.Search.Steps, plan.Search.Conflicts = sol.Steps, sol.Conflicts
+		return plan
 	}
+}
+
+// dropRoots removes the roots at the given indexes.
+func dropRoots(roots []Root, drop []int) []Root {
+	out := make([]Root, 0, len(roots))
+	for i, r := range roots {
+		if !slices.Contains(drop, i) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // pinRepos collects the repositories PackageInstalls choose; two choices
@@ -137,8 +194,10 @@ func attach(r result.Result, h *resourcelist.Header, field string) result.Result
 // and extra constraints.
 func (p *problem) solve(extra ...*solver.Incompat) (*solver.Solution, *solver.Failure) {
 	if p.initial == nil {
-		for _, r := range p.req.Roots {
-			p.initial = append(p.initial, p.root(r))
+		for i, r := range p.req.Roots {
+			in := p.root(r)
+			p.rootIndex[in.ID] = i
+			p.initial = append(p.initial, in)
 		}
 		p.initial = append(p.initial, p.holders()...)
 	}

@@ -412,3 +412,110 @@ app@1.0.0 | requires: kubernetes, ingress, dns`
 		want: []string{`error: no version of dns satisfies web (any version), requires capability "cloud-dns", which no package before it provides and the environment does not (optional: "cloud-dns:dns")`},
 	}})
 }
+
+// Catalog versions that use APIs (requires.apis, as catalog index writes
+// them): the provider is chosen when resolving.
+func TestResolveRequiredAPIs(t *testing.T) {
+	t.Parallel()
+	cat := `
+app@1.0.0 | uses: infra.nephio.org WorkloadCluster
+nephio-operator@1.0.0 | apis: infra.nephio.org/v1alpha1 WorkloadCluster
+spiffe-operator@1.0.0 | apis: infra.nephio.org/v1alpha1 WorkloadCluster`
+	runCases(t, []resolveCase{{
+		name:    "the only provider is a dependency, with the reason",
+		catalog: "app@1.0.0 | uses: infra.nephio.org WorkloadCluster\nnephio-operator@1.0.0 | apis: infra.nephio.org/v1alpha1 WorkloadCluster",
+		roots:   "app",
+		want: []string{
+			"install nephio-operator 1.0.0 [app]: latest version, needed by app (uses infra.nephio.org WorkloadCluster: x.yaml)",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,nephio-operator",
+		},
+	}, {
+		name: "several providers, none installed or named: an error naming them", catalog: cat, roots: "app",
+		want: []string{"error: app 1.0.0 uses infra.nephio.org WorkloadCluster (x.yaml), which several catalog packages provide (nephio-operator, spiffe-operator) and none is installed: choose one with providers: {infra.nephio.org: <package>} in the ResolveDeps, or a PackageInstall"},
+	}, {
+		name: "the installed provider first", catalog: cat, roots: "app", installed: "spiffe-operator@1.0.0",
+		opts: deps.Options{Providers: map[string]string{"infra.nephio.org": "nephio-operator"}},
+		want: []string{
+			"keep spiffe-operator 1.0.0 [app]: fulfilled: 1.0.0 is installed",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,spiffe-operator",
+		},
+	}, {
+		name: "else the one providers names", catalog: cat, roots: "app",
+		opts: deps.Options{Providers: map[string]string{"infra.nephio.org": "nephio-operator"}},
+		want: []string{
+			"install nephio-operator 1.0.0 [app]: latest version, needed by app (uses infra.nephio.org WorkloadCluster: x.yaml)",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,nephio-operator",
+		},
+	}, {
+		name: "else the one a PackageInstall asks for", catalog: cat, roots: "app\nspiffe-operator",
+		want: []string{
+			"install spiffe-operator 1.0.0 [app]: latest version, needed by PackageInstall/spiffe-operator, app (uses infra.nephio.org WorkloadCluster: x.yaml)",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,spiffe-operator",
+		},
+	}, {
+		name: "providers naming a package that does not provide the API", catalog: cat + "\nweb@1.0.0", roots: "app",
+		opts: deps.Options{Providers: map[string]string{"infra.nephio.org": "web"}},
+		want: []string{"error: app 1.0.0 uses infra.nephio.org WorkloadCluster (x.yaml), which providers names web for group infra.nephio.org, but it does not provide this API; the packages that do: nephio-operator, spiffe-operator"},
+	}, {
+		name: "an API no catalog package provides is a warning", catalog: "app@1.0.0 | uses: example.com Widget; example.com res:gadgets", roots: "app",
+		want: []string{
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app",
+			"warning: app 1.0.0 uses example.com Widget, resource \"gadgets\" of group example.com, which no catalog package provides",
+		},
+	}, {
+		name:    "an APIService provides every resource of its group version",
+		catalog: "app@1.0.0 | uses: porch.kpt.dev res:packagerevisions\nporch@1.0.0 | apis: porch.kpt.dev/v1alpha1",
+		roots:   "app",
+		want: []string{
+			"install porch 1.0.0 [app]: latest version, needed by app (uses resource \"packagerevisions\" of group porch.kpt.dev: x.yaml)",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,porch",
+		},
+	}, {
+		name:    "the provider's version must provide the API",
+		catalog: "app@1.0.0 | uses: infra.nephio.org WorkloadCluster\ncrds@2.0.0\ncrds@1.0.0 | apis: infra.nephio.org/v1alpha1 WorkloadCluster",
+		roots:   "app",
+		want: []string{
+			"install crds 1.0.0 [app]: highest version that fits the rest of the plan (2.0.0 does not), needed by app (uses infra.nephio.org WorkloadCluster: x.yaml)",
+			"install app 1.0.0: latest version, needed by PackageInstall/app",
+			"uninstall: app,crds",
+		},
+	}, {
+		name:    "packages that use each other's APIs are a cycle",
+		catalog: "a@1.0.0 | uses: b.example.com B | apis: a.example.com/v1 A\nb@1.0.0 | uses: a.example.com A | apis: b.example.com/v1 B",
+		roots:   "a",
+		want:    []string{"error: dependency cycle: a -> b -> a"},
+	}})
+}
+
+// Every problem at once: a clash does not hide the next one, nor the
+// warnings and skips of the packages that resolve.
+func TestResolveEveryProblem(t *testing.T) {
+	t.Parallel()
+	cat := `
+a@1.0.0 | deps: ghost
+b@1.0.0 | deps: db ^2
+db@1.0.0
+c@1.0.0 | requires: cloud-dns
+ok@1.0.0`
+	runCases(t, []resolveCase{{
+		name: "two clashes and a skip", catalog: cat, roots: "a\nb\nc\nok",
+		opts: deps.Options{Policy: policy(t, nil, v1alpha1.Lifecycle{Requires: v1alpha1.RequiresTuning{Optional: []string{"cloud-dns:c"}}})},
+		want: []string{
+			"error: ghost is needed by a (any version), but no catalog offers it",
+			"error: no version of db satisfies b (^2)",
+			`warning: c: skip: requires capability "cloud-dns", which no package before it provides and the environment does not (optional: "cloud-dns:c")`,
+		},
+	}, {
+		name: "a clash and a missing capability", catalog: cat, roots: "a\nc\nok",
+		want: []string{
+			"error: ghost is needed by a (any version), but no catalog offers it",
+			`error: c 1.0.0 requires capability "cloud-dns", which no package before it provides and the environment does not: add a package that provides it, list it in environment, or make it optional with lifecycle.requires.optional "cloud-dns:c"`,
+		},
+	}})
+}

@@ -2,6 +2,8 @@ package v1alpha1
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -51,19 +53,30 @@ type CatalogPackageSpec struct {
 	Versions      []CatalogVersion `yaml:"versions,omitempty"`
 }
 
-// CatalogVersion is one version of a catalog package.
+// CatalogVersion is one version of a catalog package. Commit and Digest
+// say what an index read it from (a git commit, or the sha256 of a folder's
+// files), so that an unchanged version is not read again.
 type CatalogVersion struct {
 	Version      string       `yaml:"version,omitempty"`
+	Commit       string       `yaml:"commit,omitempty"`
+	Digest       string       `yaml:"digest,omitempty"`
 	Dependencies []Dependency `yaml:"dependencies,omitempty"`
 	Provides     Provides     `yaml:"provides,omitempty"`
 	Requires     Requires     `yaml:"requires,omitempty"`
+	// Parameters are the parameters the version declares (its Parameters
+	// items): resolve-deps writes their values into the package context of
+	// the version's PackageVariant.
+	Parameters []Parameter `yaml:"parameters,omitempty"`
 }
 
 // Dependency is a package and the semver range of it that is needed; an
-// empty version is no range.
+// empty version is no range. Repo names the repository to take it from
+// when several offer it; Reason says what made it a dependency.
 type Dependency struct {
 	Package string `yaml:"package,omitempty"`
+	Repo    string `yaml:"repo,omitempty"`
 	Version string `yaml:"version,omitempty"`
+	Reason  string `yaml:"reason,omitempty"`
 }
 
 // Provides is what a package version brings: APIs (CRDs it installs) and
@@ -83,9 +96,20 @@ type API struct {
 }
 
 // Requires is what a package version needs from the packages installed
-// before it, or from the environment.
+// before it, or from the environment: APIs (their provider is chosen when
+// resolving) and Hub-style capabilities.
 type Requires struct {
-	Capabilities []string `yaml:"capabilities,omitempty"`
+	APIs         []RequiredAPI `yaml:"apis,omitempty"`
+	Capabilities []string      `yaml:"capabilities,omitempty"`
+}
+
+// RequiredAPI is an API a package version uses: a group and a kind (from
+// an item) or a resource (from an RBAC rule), and what uses it.
+type RequiredAPI struct {
+	Group    string `yaml:"group"`
+	Kind     string `yaml:"kind,omitempty"`
+	Resource string `yaml:"resource,omitempty"`
+	Reason   string `yaml:"reason,omitempty"`
 }
 
 // InstalledPackage is one entry of the inventory: a package installed in a
@@ -93,8 +117,22 @@ type Requires struct {
 // dependencies.
 type InstalledPackage struct {
 	TypeMeta `yaml:",inline"`
-	Metadata ObjectMeta           `yaml:"metadata,omitempty"`
-	Spec     InstalledPackageSpec `yaml:"spec,omitempty"`
+	Metadata ObjectMeta             `yaml:"metadata,omitempty"`
+	Spec     InstalledPackageSpec   `yaml:"spec,omitempty"`
+	Status   InstalledPackageStatus `yaml:"status,omitempty"`
+}
+
+// InstalledPackageStatus is what the installed package reports: its
+// outputs (Hub's), which the parameters of packages installed after it
+// may use as ${package:name}.
+type InstalledPackageStatus struct {
+	Outputs []Output `yaml:"outputs,omitempty"`
+}
+
+// Output is one output of an installed package.
+type Output struct {
+	Name  string           `yaml:"name"`
+	Value decode.AnyScalar `yaml:"value"`
 }
 
 // InstalledPackageSpec is what is installed where.
@@ -159,6 +197,18 @@ type PlanStep struct {
 	Action     string   `yaml:"action"`
 	RequiredBy []string `yaml:"requiredBy"`
 	Reason     string   `yaml:"reason,omitempty"`
+	// Parameters are the package's parameters: written into its
+	// PackageVariant's package context, or, when secret, needed out of band.
+	Parameters []StepParameter `yaml:"parameters,omitempty"`
+}
+
+// StepParameter is one parameter of a plan step: its value (never for a
+// secret) and where the value came from.
+type StepParameter struct {
+	Name   string `yaml:"name"`
+	Value  string `yaml:"value,omitempty"`
+	Secret bool   `yaml:"secret,omitempty"`
+	Source string `yaml:"source"`
 }
 
 // ResolveDeps is resolve-deps' functionConfig.
@@ -180,10 +230,13 @@ type ResolveDeps struct {
 	// Lifecycle is Hub CLI's lifecycle (optional, mandatory,
 	// requires.optional), or a list of them, base stack first.
 	Lifecycle *yaml.Node `yaml:"lifecycle,omitempty"`
-	// Parameters are the values conditional requirements test, a nested map
-	// addressed by dotted paths.
+	// Parameters are the user's top parameter layer, a nested map addressed
+	// by dotted paths (conditional requirements test them too).
 	Parameters map[string]any `yaml:"parameters,omitempty"`
-	// Operation is `install` (default), `upgrade <package> <version>` or
+	// Providers chooses, per API group, the package that provides it when
+	// several catalog packages do and none is installed.
+	Providers map[string]string `yaml:"providers,omitempty"`
+	// Operation is `install` (default), `upgrade <package> [<version>]` or
 	// `delete <package>`.
 	Operation string `yaml:"operation,omitempty"`
 }
@@ -244,6 +297,11 @@ func (c *ResolveDeps) Validate() []decode.Error {
 			errs = append(errs, decode.Error{Path: fmt.Sprintf("environment[%d]", i), Msg: "must not be empty"})
 		}
 	}
+	for _, g := range slices.Sorted(maps.Keys(c.Providers)) {
+		if strings.TrimSpace(c.Providers[g]) == "" {
+			errs = append(errs, decode.Error{Path: "providers." + g, Msg: "must name the package that provides the API group"})
+		}
+	}
 	if p := c.ClusterPrefix; p != "" && !nameChars(p) {
 		errs = append(errs, decode.Error{Path: "clusterPrefix", Msg: fmt.Sprintf(
 			"%q must hold only lower-case letters, digits, '-' and '.' (it starts PackageVariant names)", p)})
@@ -275,8 +333,8 @@ func (c *ResolveDeps) Layers() ([]Lifecycle, []decode.Error) {
 	}
 }
 
-// ParseOperation reads `install`, `upgrade <package> <version>` or
-// `delete <package>`.
+// ParseOperation reads `install`, `upgrade <package> [<version>]` (no
+// version: the latest allowed) or `delete <package>`.
 func ParseOperation(s string) (Operation, error) {
 	f := strings.Fields(s)
 	if len(f) == 0 {
@@ -287,16 +345,18 @@ func ParseOperation(s string) (Operation, error) {
 	case f[0] == OperationInstall && len(f) == 1:
 	case f[0] == OperationUpgrade && len(f) == 3:
 		op.Package, op.Version = f[1], f[2]
+	case f[0] == OperationUpgrade && len(f) == 2:
+		op.Package = f[1]
 	case f[0] == OperationDelete && len(f) == 2:
 		op.Package = f[1]
 	case f[0] == OperationUpgrade:
-		return op, fmt.Errorf("%q: upgrade takes a package and a version: `upgrade <package> <version>`", s)
+		return op, fmt.Errorf("%q: upgrade takes a package and, optionally, a version: `upgrade <package> [<version>]`", s)
 	case f[0] == OperationDelete:
 		return op, fmt.Errorf("%q: delete takes one package: `delete <package>`", s)
 	case f[0] == OperationInstall:
 		return op, fmt.Errorf("%q: install takes no arguments (it installs the package's PackageInstalls and discovered dependencies)", s)
 	default:
-		return op, fmt.Errorf("unknown operation %q: use `install`, `upgrade <package> <version>` or `delete <package>`", s)
+		return op, fmt.Errorf("unknown operation %q: use `install`, `upgrade <package> [<version>]` or `delete <package>`", s)
 	}
 	return op, nil
 }

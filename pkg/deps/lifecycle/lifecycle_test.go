@@ -75,6 +75,9 @@ func TestMerge(t *testing.T) {
 		{name: "':package' leaves the entries for every package", layers: [][]string{{"tls", "dns:app"}, {":app"}}, want: []string{"tls"}},
 		{name: "an eraser works inside its own layer too", layers: [][]string{{"tls", "tls:"}}, want: nil},
 		{name: "later layers add back what was erased", layers: [][]string{{"tls"}, {":"}, {"tls:app"}}, want: []string{"tls:app"}},
+		{name: "a derived req:package supersedes the base's plain req", layers: [][]string{{"cdn", "dns"}, {"cdn:control-plane"}}, want: []string{"dns", "cdn:control-plane"}},
+		{name: "a derived plain req supersedes the base's req:package", layers: [][]string{{"cdn:control-plane", "cdn:web", "dns:web"}, {"cdn"}}, want: []string{"dns:web", "cdn"}},
+		{name: "parameter entries supersede each other alike", layers: [][]string{{"vault.enabled"}, {"vault.enabled:vault"}}, want: []string{"vault.enabled:vault"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

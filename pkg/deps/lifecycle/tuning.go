@@ -81,9 +81,11 @@ type Tuning []Entry
 
 // Merge reads the layers' entries in order, base stack first: an eraser
 // removes the matching earlier entries (of its own layer too), anything
-// else is appended once. Unlike Hub's merge, `:pkg` does erase the earlier
-// entries for pkg (Hub compares "pkg" with the stored ":pkg" and never
-// matches).
+// else is appended once. As in Hub, an entry for one package (`req:pkg`)
+// supersedes an earlier plain `req`, and a plain `req` supersedes the
+// earlier `req:pkg` entries. Unlike Hub's merge, `:pkg` does erase the
+// earlier entries for pkg (Hub compares "pkg" with the stored ":pkg" and
+// never matches).
 func Merge(layers ...[]Entry) Tuning {
 	var t Tuning
 	for _, layer := range layers {
@@ -96,6 +98,7 @@ func Merge(layers ...[]Entry) Tuning {
 			case ErasePkg:
 				t = slices.DeleteFunc(t, func(o Entry) bool { return o.Pkg == e.Pkg })
 			default:
+				t = slices.DeleteFunc(t, func(o Entry) bool { return o.Req == e.Req && (o.Pkg == "") != (e.Pkg == "") })
 				if !slices.Contains(t, e) {
 					t = append(t, e)
 				}
