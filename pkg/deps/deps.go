@@ -32,7 +32,7 @@ type config struct {
 // Run reads the config, the catalog, the inventory and the package's
 // requests, resolves, and writes the plan. The in-cluster CatalogPackages
 // and InstalledPackages are inputs: they are kept as they are.
-func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+func Run(rl *resourcelist.ResourceList, env krmfn.Env) error {
 	cfg, rs := readConfig(rl)
 	if result.List(rs).HasError() {
 		rl.AddResults(rs...)
@@ -42,11 +42,14 @@ func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 	cat, r1 := ReadCatalog(rl, ranges)
 	installed, r2 := ReadInstalled(rl, cfg.Cluster, ranges)
 	installs, r3 := ReadInstalls(rl, ranges)
-	rs = slices.Concat(rs, r1, r2, r3)
+	sp, r4 := readParameters(rl, cfg)
+	rs = slices.Concat(rs, r1, r2, r3, r4)
 	if result.List(rs).HasError() {
 		rl.AddResults(rs...)
 		return nil
 	}
+	conditions, lockProblems := sp.conditions(env)
+	cfg.policy.Params = conditions
 	req := Request{Catalog: cat, Installed: installed, Ranges: ranges, Options: Options{
 		AllowUpgrades: cfg.AllowUpgrades, Prereleases: cfg.Prereleases, Environment: cfg.Environment,
 		Policy: cfg.policy, Budget: Budget, Providers: cfg.Providers,
@@ -57,6 +60,10 @@ func Run(rl *resourcelist.ResourceList, _ krmfn.Env) error {
 		rs = append(rs, plan.Results...)
 	}
 	if plan == nil || result.List(rs).HasError() { // a failed plan, or nothing to do
+		rl.AddResults(cfg.pointAt(append(rs, lockProblems...))...)
+		return nil
+	}
+	if rs = append(rs, resolveParameters(plan, sp, installed, env)...); result.List(rs).HasError() {
 		rl.AddResults(cfg.pointAt(rs)...)
 		return nil
 	}
@@ -117,6 +124,14 @@ func readConfig(rl *resourcelist.ResourceList) (*config, []result.Result) {
 		}
 	}
 	return cfg, rs
+}
+
+// problem is a mistake in the functionConfig at a field.
+func (c *config) problem(field, msg string) result.Result {
+	if c.given == nil {
+		return result.Errorf("ResolveDeps: %s: %s", field, msg).WithField(field)
+	}
+	return c.given.Errorf(field, "%s: %s: %s", c.given, field, msg)
 }
 
 // pointAt attaches results that name no item to the functionConfig.

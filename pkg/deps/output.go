@@ -2,6 +2,7 @@ package deps
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -47,7 +48,7 @@ func Write(rl *resourcelist.ResourceList, plan *Plan, t Target, installs []Insta
 	for _, s := range plan.Steps {
 		switch s.Action {
 		case v1alpha1.ActionInstall, v1alpha1.ActionUpgrade:
-			if r, ok := writeVariant(rl, variants, t, s.Package, plan.Repos[s.Package], s.Version); !ok {
+			if r, ok := writeVariant(rl, variants, t, s.Package, plan.Repos[s.Package], s.Version, plan.Context[s.Package]); !ok {
 				rs = append(rs, r)
 			}
 		case v1alpha1.ActionDelete:
@@ -132,7 +133,7 @@ func normalized(s v1alpha1.InstallPlanStatus) v1alpha1.InstallPlanStatus {
 // writeVariant creates a package's PackageVariant, or updates the upstream
 // and downstream of the one of its name among variants (the kpt package's
 // own PackageVariants).
-func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, t Target, pkg, repo, version string) (result.Result, bool) {
+func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, t Target, pkg, repo, version string, data map[string]string) (result.Result, bool) {
 	name := t.variantName(pkg)
 	at := slices.IndexFunc(variants, func(it *resourcelist.Item) bool { return it.Header().Name == name })
 	if at < 0 {
@@ -143,6 +144,9 @@ func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, 
 				Upstream:   &porch.Upstream{Repo: repo, Package: pkg, Revision: decode.AnyScalar(version)},
 				Downstream: &porch.Downstream{Repo: t.DownstreamRepo, Package: name},
 			},
+		}
+		if len(data) > 0 {
+			pv.Spec.PackageContext = &porch.PackageContext{Data: data}
 		}
 		return appendNode(rl, pv, "packagevariants/"+name+".yaml")
 	}
@@ -156,6 +160,12 @@ func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, 
 		{fieldpath.Path{"spec", "upstream", "revision"}, version},
 		{fieldpath.Path{"spec", "downstream", "repo"}, t.DownstreamRepo},
 		{fieldpath.Path{"spec", "downstream", "package"}, name},
+	}
+	for _, k := range slices.Sorted(maps.Keys(data)) {
+		want = append(want, struct {
+			path  fieldpath.Path
+			value string
+		}{fieldpath.Path{"spec", "packageContext", "data", k}, data[k]})
 	}
 	var edited *yaml.RNode
 	for _, f := range want {

@@ -114,7 +114,7 @@ func (p *problem) rootHeader(id int) *resourcelist.Header {
 func (p *problem) plan(picks []pick, capEdges [][2]int) *Plan {
 	c := p.chosenOf(picks)
 	order, cycles := p.installOrder(picks, c, capEdges)
-	plan := &Plan{Repos: map[string]string{}, Steps: []v1alpha1.PlanStep{}, UninstallOrder: []string{}}
+	plan := &Plan{Repos: map[string]string{}, Declared: map[string][]v1alpha1.Parameter{}, Steps: []v1alpha1.PlanStep{}, UninstallOrder: []string{}}
 	if len(cycles) > 0 {
 		plan.Steps, plan.UninstallOrder = nil, nil
 		for _, cy := range cycles {
@@ -129,6 +129,9 @@ func (p *problem) plan(picks []pick, capEdges [][2]int) *Plan {
 		plan.Results = append(plan.Results, attach(r, p.rootHeader(id), ""))
 		if (step.Action == v1alpha1.ActionInstall || step.Action == v1alpha1.ActionUpgrade) && k.n.pkg != nil {
 			plan.Repos[step.Package] = k.n.pkg.Repo
+		}
+		if k.ver != nil && len(k.ver.Params) > 0 {
+			plan.Declared[step.Package] = k.ver.Params
 		}
 	}
 	for i := len(plan.Steps) - 1; i >= 0; i-- {

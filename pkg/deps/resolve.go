@@ -81,8 +81,13 @@ type Plan struct {
 	Steps          []v1alpha1.PlanStep
 	UninstallOrder []string
 	// Repos maps each package to install or upgrade to its repository.
-	Repos   map[string]string
-	Results []result.Result
+	Repos map[string]string
+	// Declared are the parameters the chosen version of each package
+	// declares; Context, once parameters are resolved, the package context
+	// data of each package to install or upgrade.
+	Declared map[string][]v1alpha1.Parameter
+	Context  map[string]map[string]string
+	Results  []result.Result
 	// Search is the solver's work for the plan: steps and conflicts.
 	Search struct{ Steps, Conflicts int }
 }

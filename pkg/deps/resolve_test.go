@@ -354,9 +354,9 @@ app@1.0.0 | requires: kubernetes, ingress, dns`
 		opts: deps.Options{Policy: policy(t, map[string]any{"ingress": map[string]any{"enabled": "false"}}, tune("ingress.enabled:ingress"))},
 		want: []string{
 			"install cluster 1.0.0: latest version, needed by PackageInstall/cluster",
-			`skip ingress: parameter ingress.enabled is "false"`,
+			`skip ingress: parameter ingress.enabled is false`,
 			"uninstall: cluster",
-			`warning: ingress: skip: parameter ingress.enabled is "false"`,
+			`warning: ingress: skip: parameter ingress.enabled is false`,
 		},
 	}, {
 		name: "a truthy parameter deploys it", catalog: stack, roots: "cluster\ningress",

@@ -170,7 +170,10 @@ func Describe(v any, known bool) string {
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(x)
+		if x == "" {
+			return `""`
+		}
+		return x // locked parameters are strings: quoting would say nothing
 	default:
 		return fmt.Sprint(x)
 	}

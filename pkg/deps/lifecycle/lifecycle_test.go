@@ -129,7 +129,7 @@ func TestPolicy(t *testing.T) {
 		{"dashboard", true, `"tls:dashboard"`, "", ""},
 		{"docs", true, "lifecycle.optional", "", ""},
 		{"vault", false, "", "", ""},
-		{"nginx", false, "", "ingress.enabled", `"false"`},
+		{"nginx", false, "", "ingress.enabled", "false"},
 		{"dns", false, "", "dns.on", "0"},
 		{"y", false, "", "missing.path", "unknown"},
 		{"z", false, "", "no.x", "unknown"},

@@ -23,6 +23,7 @@ type Value struct {
 	Source   string
 	Secret   bool
 	deferred bool
+	failed   bool // locking it was a problem, reported once
 }
 
 // Locked is the stack's parameters with their values.
@@ -31,9 +32,9 @@ type Locked struct {
 	values map[string]Value
 }
 
-// Lock gives every merged parameter its value: its value, else the
-// environment variable fromEnv names (getenv may be nil: every variable is
-// unset), else its default; then ${name} expressions are evaluated (a
+// Lock gives every merged parameter its value: the environment variable
+// fromEnv names when it is set (getenv may be nil: every variable is
+// unset), else its value, else its default; then ${name} expressions are evaluated (a
 // parameter may reference any other; a cycle is an error naming it);
 // then a parameter left empty is an error unless `empty: allow`.
 func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
@@ -43,7 +44,7 @@ func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
 		raw[q] = initial(s.params[q], getenv)
 	}
 	var problems []Problem
-	inCycle := map[string]bool{}
+	inCycle, bad := map[string]bool{}, map[string]bool{}
 	state := map[string]int{} // 1: being evaluated, 2: done
 	var eval func(q string, path []string) Value
 	eval = func(q string, path []string) Value {
@@ -76,6 +77,7 @@ func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
 			}, func(msg string) {
 				at := p.At
 				problems = append(problems, Problem{At: &at, Msg: msg})
+				bad[q] = true
 			})
 		}
 		state[q] = 2
@@ -86,10 +88,14 @@ func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
 		eval(q, nil)
 	}
 	for _, q := range s.Names() {
-		if v := l.values[q]; v.Value == "" && !v.deferred && !inCycle[q] && s.params[q].Empty != v1alpha1.EmptyAllow {
+		v := l.values[q]
+		if v.Value == "" && !v.deferred && !inCycle[q] && s.params[q].Empty != v1alpha1.EmptyAllow {
 			at := s.params[q].At
 			problems = append(problems, Problem{At: &at, Msg: emptyText(q, s.params[q])})
+			v.failed = true
 		}
+		v.failed = v.failed || inCycle[q] || bad[q]
+		l.values[q] = v
 	}
 	return l, dedupe(problems)
 }
@@ -98,10 +104,10 @@ func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
 // environment variable it names, or its default.
 func initial(p *Param, getenv func(string) string) Value {
 	switch {
-	case p.Value != "":
-		return Value{Value: string(p.Value), Source: p.valueFrom, Secret: p.Secret}
 	case p.FromEnv != "" && getenv != nil && getenv(p.FromEnv) != "":
 		return Value{Value: getenv(p.FromEnv), Source: "environment variable " + p.FromEnv, Secret: p.Secret}
+	case p.Value != "":
+		return Value{Value: string(p.Value), Source: p.valueFrom, Secret: p.Secret}
 	case p.Default != "":
 		return Value{Value: string(p.Default), Source: "default of " + p.defaultFrom, Secret: p.Secret}
 	}
@@ -130,7 +136,10 @@ func hasExpr(s string) bool { return strings.Contains(s, "${") || strings.Contai
 // leaves open (not found, no message) keeps the value deferred. A value
 // referencing a secret is secret.
 func expand(v Value, find func(ref string) (Value, bool, string), fail func(string)) Value {
-	var b strings.Builder
+	var (
+		b    strings.Builder
+		from []string
+	)
 	s := v.Value
 	out := v
 	for {
@@ -163,6 +172,10 @@ func expand(v Value, find func(ref string) (Value, bool, string), fail func(stri
 		case ok:
 			b.WriteString(got.Value)
 			out.Secret = out.Secret || got.Secret
+			src, _, _ := strings.Cut(got.Source, ", with ")
+			if f := "${" + ref + "} from " + src; src != "" && !slices.Contains(from, f) {
+				from = append(from, f)
+			}
 		case msg != "":
 			fail(msg)
 			return Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
@@ -173,6 +186,9 @@ func expand(v Value, find func(ref string) (Value, bool, string), fail func(stri
 		s = s[i+end+1:]
 	}
 	out.Value = b.String()
+	if len(from) > 0 {
+		out.Source = strings.TrimPrefix(v.Source+", with ", ", with ") + strings.Join(from, ", ")
+	}
 	return out
 }
 

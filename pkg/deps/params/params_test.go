@@ -69,11 +69,11 @@ func TestMergeAndLock(t *testing.T) {
 		}}},
 		want: []string{
 			"dns.domain = edge.example.com (environment variable DOMAIN)",
-			"ingress.host = apps.edge.example.com (Parameters/stack)",
+			"ingress.host = apps.edge.example.com (Parameters/stack, with ${dns.domain} from environment variable DOMAIN)",
 			"name = x (Parameters/stack)",
 			"name|web = web (Parameters/stack)",
 			"region = eu (default of Parameters/stack)",
-			"url|web = https://web.apps.edge.example.com/eu (Parameters/stack)",
+			"url|web = https://web.apps.edge.example.com/eu (Parameters/stack, with ${name} from Parameters/stack, ${ingress.host} from Parameters/stack, ${region} from default of Parameters/stack)",
 		},
 	}, {
 		name: "secrets stay secret through expressions",
@@ -81,7 +81,7 @@ func TestMergeAndLock(t *testing.T) {
 			{Name: "db.password", FromEnv: "TOKEN", Secret: true},
 			{Name: "db.url", Value: "postgres://app:${db.password}@db"},
 		}}},
-		want: []string{"db.password = s3cret (environment variable TOKEN) secret", "db.url = postgres://app:s3cret@db (Parameters/stack) secret"},
+		want: []string{"db.password = s3cret (environment variable TOKEN) secret", "db.url = postgres://app:s3cret@db (Parameters/stack, with ${db.password} from environment variable TOKEN) secret"},
 	}, {
 		name: "a cycle, an unset variable, an empty parameter, an unknown name: all at once",
 		layers: []params.Layer{{Source: "Parameters/stack", Params: []P{
@@ -94,7 +94,7 @@ func TestMergeAndLock(t *testing.T) {
 			{Name: "cel", Value: "#{1 + 1}"},
 		}}},
 		want: []string{
-			"a = x- (Parameters/stack)", "b = x- (Parameters/stack)", "cel = #{1 + 1} (Parameters/stack)", "key =  ()", "note =  ()", "owner =  ()",
+			"a = x- (Parameters/stack, with ${b} from Parameters/stack)", "b = x- (Parameters/stack)", "cel = #{1 + 1} (Parameters/stack)", "key =  ()", "note =  ()", "owner =  ()",
 			"typo = ${dns.domian} (Parameters/stack)",
 			"problem: parameter cycle: a -> b -> a",
 			`problem: "#{1 + 1}": #{...} (Hub's CEL expressions) is not supported: use ${name}`,
@@ -163,16 +163,16 @@ func TestScope(t *testing.T) {
 			"replicas = 3 (Parameters/stack)",
 			"dns.domain = zone.example.com (output dns:dns.domain)",
 			"email = ops@example.com (Parameters/stack)",
-			"image = web:3 (package web)",
+			"image = web:3 (package web, with ${replicas} from Parameters/stack)",
 			"port = 8080 (default of package web)",
-			"ca = PEM (Parameters/stack)",
-			"host = web.zone.example.com (package web)",
+			"ca = PEM (Parameters/stack, with ${cert-manager:ca.crt} from output cert-manager:ca.crt)",
+			"host = web.zone.example.com (package web, with ${dns.domain} from output dns:dns.domain)",
 		},
 	}, {
 		name:     "secret when declared so or made from a secret",
 		pkg:      "db",
 		declared: []P{{Name: "password", Secret: true, Default: "x"}, {Name: "token"}, {Name: "dsn", Value: "db?token=${token}"}},
-		want:     []string{"password = x (default of package db) secret", "token = t0k (Parameters/stack) secret", "dsn = db?token=t0k (package db) secret"},
+		want:     []string{"password = x (default of package db) secret", "token = t0k (Parameters/stack) secret", "dsn = db?token=t0k (package db, with ${token} from Parameters/stack) secret"},
 	}, {
 		name:     "what cannot be derived, all at once",
 		pkg:      "web",

@@ -63,6 +63,8 @@ func (l *Locked) Scope(pkg string, declared []v1alpha1.Parameter, outputs []Outp
 	for _, d := range declared {
 		v, ok := l.lookup(d.Name, pkg, outputs)
 		switch {
+		case ok && v.failed:
+			continue // reported where it is defined
 		case ok:
 		case d.Value != "":
 			v, ok = Value{Value: string(d.Value), Source: "package " + pkg}, true
@@ -89,7 +91,7 @@ func (l *Locked) Scope(pkg string, declared []v1alpha1.Parameter, outputs []Outp
 // lookup finds a name in a package's scope: `name|package`, the outputs
 // before it, then `name`. Empty values do not count.
 func (l *Locked) lookup(name, pkg string, outputs []Output) (Value, bool) {
-	if v, ok := l.values[name+"|"+pkg]; ok && (v.Value != "" || v.deferred) {
+	if v, ok := l.values[name+"|"+pkg]; ok && (v.Value != "" || v.deferred || v.failed) {
 		return v, true
 	}
 	for _, o := range slices.Backward(outputs) {
@@ -97,7 +99,7 @@ func (l *Locked) lookup(name, pkg string, outputs []Output) (Value, bool) {
 			return Value{Value: o.Value, Source: "output " + o.Package + ":" + o.Name}, true
 		}
 	}
-	if v, ok := l.values[name]; ok && (v.Value != "" || v.deferred) {
+	if v, ok := l.values[name]; ok && (v.Value != "" || v.deferred || v.failed) {
 		return v, true
 	}
 	return Value{}, false
