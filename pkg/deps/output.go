@@ -26,8 +26,13 @@ type Target struct {
 }
 
 // variantName is the name of a package's PackageVariant and downstream
-// package.
-func (t Target) variantName(pkg string) string { return t.ClusterPrefix + pkg }
+// package: a nested package's path (`nephio-mgmt/porch`) with its slashes
+// made dashes.
+func (t Target) variantName(pkg string) string { return t.ClusterPrefix + labelValue(pkg) }
+
+// labelValue is a package as the value of the label that marks its
+// PackageVariant (a label value holds no slash).
+func labelValue(pkg string) string { return strings.ReplaceAll(pkg, "/", "-") }
 
 // Write puts a plan into the package: the InstallPlan (created or updated
 // in place), a PackageVariant per package to install or upgrade (created,
@@ -53,7 +58,7 @@ func Write(rl *resourcelist.ResourceList, plan *Plan, t Target, installs []Insta
 			}
 		case v1alpha1.ActionDelete:
 			for _, it := range variants {
-				if it.Header().Labels[v1alpha1.LabelResolvedPackage] == s.Package {
+				if it.Header().Labels[v1alpha1.LabelResolvedPackage] == labelValue(s.Package) {
 					rl.Delete(it)
 				}
 			}
@@ -139,7 +144,7 @@ func writeVariant(rl *resourcelist.ResourceList, variants []*resourcelist.Item, 
 	if at < 0 {
 		pv := porch.PackageVariant{
 			TypeMeta: porch.TypePackageVariant,
-			Metadata: v1alpha1.ObjectMeta{Name: name, Namespace: t.Namespace, Labels: map[string]string{v1alpha1.LabelResolvedPackage: pkg}},
+			Metadata: v1alpha1.ObjectMeta{Name: name, Namespace: t.Namespace, Labels: map[string]string{v1alpha1.LabelResolvedPackage: labelValue(pkg)}},
 			Spec: porch.PackageVariantSpec{
 				Upstream:   &porch.Upstream{Repo: repo, Package: pkg, Revision: decode.AnyScalar(version)},
 				Downstream: &porch.Downstream{Repo: t.DownstreamRepo, Package: name},

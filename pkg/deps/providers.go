@@ -122,7 +122,11 @@ func (p *problem) apiProblems(picks []pick) []result.Result {
 		if k.ver == nil {
 			continue
 		}
-		var none []string
+		var (
+			none []string
+			whys []string
+			uses = map[string][]string{} // why → the APIs it is about
+		)
 		for _, a := range k.ver.ReqAPIs {
 			pick, why := p.provider(a)
 			switch {
@@ -130,8 +134,14 @@ func (p *problem) apiProblems(picks []pick) []result.Result {
 			case why == "":
 				none = append(none, apiOf(a).String())
 			default:
-				rs = append(rs, attach(result.Errorf("%s %s uses %s%s, which %s", k.n.name, k.ver.Raw, apiOf(a), because(a.Reason), why), p.rootHeader(k.id), ""))
+				if _, seen := uses[why]; !seen {
+					whys = append(whys, why)
+				}
+				uses[why] = append(uses[why], apiOf(a).String()+because(a.Reason))
 			}
+		}
+		for _, why := range whys {
+			rs = append(rs, attach(result.Errorf("%s %s uses %s, which %s", k.n.name, k.ver.Raw, strings.Join(uses[why], ", "), why), p.rootHeader(k.id), ""))
 		}
 		if len(none) > 0 {
 			rs = append(rs, attach(result.Warningf("%s %s uses %s, which no catalog package provides", k.n.name, k.ver.Raw, strings.Join(none, ", ")), p.rootHeader(k.id), ""))

@@ -132,6 +132,23 @@ func TestResources(t *testing.T) {
 	}
 }
 
+func TestResourcePaths(t *testing.T) {
+	t.Parallel()
+	f := tree()
+	for _, c := range []struct {
+		dir  string
+		deep bool
+		want []string
+	}{
+		{"", false, []string{"Kptfile", "a.yaml", "notes/x.yml", "sub-other/v.yaml"}},
+		{"sub", true, []string{"sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml"}},
+	} {
+		if diff := cmp.Diff(c.want, f.ResourcePaths(c.dir, c.deep)); diff != "" {
+			t.Errorf("ResourcePaths(%q, %v) (-want +got):\n%s", c.dir, c.deep, diff)
+		}
+	}
+}
+
 func TestResourcesRefusesNonResources(t *testing.T) {
 	t.Parallel()
 	_, err := kptpkg.Files{"values.yaml": []byte("replicas: 3\n")}.Resources("", true)

@@ -19,13 +19,9 @@ import (
 // With deep, the subpackages' files are read too; without, they are not
 // (as `kpt fn render` reads one package of a tree).
 func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
-	ig := f.ignorer()
 	var nodes []*yaml.RNode
-	for _, p := range f.Paths() {
-		rel, ok := relative(p, dir)
-		if !ok || !IsResource(p) || ig.ignored(p) || (!deep && owner(ig.pkgs, p, false) != dir) {
-			continue
-		}
+	for _, p := range f.ResourcePaths(dir, deep) {
+		rel, _ := relative(p, dir)
 		read, err := Items(rel, f[p])
 		if err != nil {
 			return nil, err
@@ -33,6 +29,21 @@ func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
 		nodes = append(nodes, read...)
 	}
 	return nodes, nil
+}
+
+// ResourcePaths returns the paths (relative to the tree's root, in kpt's
+// order) of the files Resources reads for the package at dir: its resource
+// files that .krmignore does not leave out, and with deep its subpackages'.
+func (f Files) ResourcePaths(dir string, deep bool) []string {
+	ig := f.ignorer()
+	var out []string
+	for _, p := range f.Paths() {
+		if _, ok := relative(p, dir); !ok || !IsResource(p) || ig.ignored(p) || (!deep && owner(ig.pkgs, p, false) != dir) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // Items reads the documents of one resource file, annotated with the path

@@ -2,7 +2,7 @@
 // items go in; the APIs they use come out, from their apiVersion and kind
 // and from the rules of its Roles and ClusterRoles, minus what Kubernetes
 // has built in and what the package defines itself (its
-// CustomResourceDefinitions). Rules that name every group or every resource
+// CustomResourceDefinitions and APIServices). Rules that name every group or every resource
 // come out as warnings.
 package discover
 
@@ -183,11 +183,12 @@ func alternatives(h resourcelist.Header, field, res string, groups []string, acc
 }
 
 // own is what the package defines itself: the groups, kinds and resources
-// of its CustomResourceDefinitions.
+// of its CustomResourceDefinitions, and the groups its APIServices serve
+// whole.
 type own map[API]bool
 
 func (o own) has(a API) bool {
-	return o[API{Group: a.Group, Kind: a.Kind}] && a.Kind != "" || o[API{Group: a.Group, Resource: a.Resource}] && a.Resource != ""
+	return o[API{Group: a.Group}] || o[API{Group: a.Group, Kind: a.Kind}] && a.Kind != "" || o[API{Group: a.Group, Resource: a.Resource}] && a.Resource != ""
 }
 
 func (o own) hasGroup(g string) bool {
@@ -203,6 +204,12 @@ func defined(items []*resourcelist.Item) own {
 	o := own{}
 	for _, it := range items {
 		h := it.Header()
+		if h.Kind == "APIService" && h.Group() == "apiregistration.k8s.io" {
+			if group, _ := fieldpath.String(it.Node(), fieldpath.Path{"spec", "group"}); group != "" {
+				o[API{Group: group}] = true
+			}
+			continue
+		}
 		if h.Kind != "CustomResourceDefinition" || h.Group() != "apiextensions.k8s.io" {
 			continue
 		}

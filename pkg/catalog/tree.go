@@ -1,0 +1,102 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"slices"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// Tree is a repository's files at one revision — a git commit, or a folder
+// as it is — read when first needed; each file is parsed once, however
+// many packages hold it.
+type Tree struct {
+	// Commit is the git commit, "" for a folder.
+	Commit string
+	read   func() (kptpkg.Files, error)
+	loaded bool
+	f      kptpkg.Files
+	err    error
+	parsed map[string]parsedFile
+}
+
+type parsedFile struct {
+	items []*yaml.RNode
+	err   error
+}
+
+// NewTree returns the tree of a git commit, read by read when a version
+// must be read (not when the previous index has it).
+func NewTree(commit string, read func() (kptpkg.Files, error)) *Tree {
+	return &Tree{Commit: commit, read: read}
+}
+
+// FolderTree returns the tree of a folder's files.
+func FolderTree(files kptpkg.Files) *Tree { return &Tree{f: files, loaded: true} }
+
+func (t *Tree) files() (kptpkg.Files, error) {
+	if !t.loaded {
+		t.f, t.err = t.read()
+		t.loaded = true
+	}
+	return t.f, t.err
+}
+
+// bad is why a version cannot be read: the file and what is wrong.
+type bad struct{ file, msg string }
+
+// pkg reads the package at dir from the tree: every item of its tree
+// (subpackages included, as `kpt pkg get` copies them), and which of them
+// are its own (not its subpackages').
+func (t *Tree) pkg(dir string) (*pkgView, *bad) {
+	files, _ := t.files()
+	if t.parsed == nil {
+		t.parsed = map[string]parsedFile{}
+	}
+	v := &pkgView{dir: dir, own: map[*yaml.RNode]bool{}}
+	ownPaths := map[string]bool{}
+	for _, p := range files.ResourcePaths(dir, false) {
+		ownPaths[p] = true
+	}
+	for _, p := range files.ResourcePaths(dir, true) {
+		pf, ok := t.parsed[p]
+		if !ok {
+			pf.items, pf.err = kptpkg.Items(p, files[p])
+			t.parsed[p] = pf
+		}
+		if pf.err != nil {
+			return nil, &bad{file: relTo(p, dir), msg: pf.err.Error()}
+		}
+		own := ownPaths[p]
+		for _, n := range pf.items {
+			v.items = append(v.items, n)
+			if own {
+				v.own[n] = true
+			}
+		}
+	}
+	return v, nil
+}
+
+// digest is the sha256 of a package's files (paths relative to it, then
+// contents), subpackages included: `sha256:<hex>`.
+func digest(files kptpkg.Files, dir string) string {
+	h := sha256.New()
+	sub := files
+	if dir != "" {
+		sub = files.Sub(dir)
+	}
+	for _, p := range slices.Sorted(maps.Keys(sub)) {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+		h.Write(sub[p])
+		h.Write([]byte{0})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) { return maps.Keys(m) }
