@@ -81,7 +81,11 @@ func Index(repo Repo, previous []v1alpha1.CatalogPackage) ([]v1alpha1.CatalogPac
 // previous index; nil (and a warning) when it cannot be read.
 func indexRelease(repo string, rel Release, prev map[[3]string]v1alpha1.CatalogVersion) (*v1alpha1.CatalogVersion, []result.Result) {
 	skip := func(file, format string, args ...any) []result.Result {
-		r := result.Warningf("repository %s: package %s %s is skipped: %s", repo, pkgName(rel.Package), rel.Version, fmt.Sprintf(format, args...))
+		msg := fmt.Sprintf(format, args...)
+		if file != "" {
+			msg = file + ": " + msg
+		}
+		r := result.Warningf("repository %s: package %s %s is skipped: %s", repo, pkgName(rel.Package), rel.Version, msg)
 		if file != "" {
 			r = r.WithFile(file, 0)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"maps"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -69,7 +70,7 @@ func (t *Tree) pkg(dir string) (*pkgView, *bad) {
 			t.parsed[p] = pf
 		}
 		if pf.err != nil {
-			return nil, &bad{file: relTo(p, dir), msg: pf.err.Error()}
+			return nil, &bad{file: p, msg: strings.TrimPrefix(pf.err.Error(), "cannot read "+p+": ")}
 		}
 		own := ownPaths[p]
 		for _, n := range pf.items {

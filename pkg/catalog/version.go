@@ -72,7 +72,7 @@ func (v *pkgView) provides(rl *resourcelist.ResourceList) ([]v1alpha1.API, *bad)
 		case h.Kind == "CustomResourceDefinition" && h.Group() == "apiextensions.k8s.io":
 			apis, err := crdAPIs(it.Node())
 			if err != nil {
-				return nil, &bad{file: relTo(h.Path, v.dir), msg: fmt.Sprintf("%s: %v", h, err)}
+				return nil, &bad{file: h.Path, msg: fmt.Sprintf("%s: %v", h, err)}
 			}
 			out = append(out, apis...)
 		case h.Kind == "APIService" && h.Group() == "apiregistration.k8s.io":
@@ -82,7 +82,7 @@ func (v *pkgView) provides(rl *resourcelist.ResourceList) ([]v1alpha1.API, *bad)
 			}
 			n := fieldpath.Lookup(it.Node(), fieldpath.Path{"spec"})
 			if n == nil || len(decode.Into(n.YNode(), &spec, decode.Options{}, "spec")) > 0 || spec.Group == "" || spec.Version == "" {
-				return nil, &bad{file: relTo(h.Path, v.dir), msg: fmt.Sprintf("%s: spec.group and spec.version must be strings", h)}
+				return nil, &bad{file: h.Path, msg: fmt.Sprintf("%s: spec.group and spec.version must be strings", h)}
 			}
 			out = append(out, v1alpha1.API{Group: spec.Group, Version: spec.Version})
 		}
@@ -234,7 +234,7 @@ func (v *pkgView) dependencies(rl *resourcelist.ResourceList) []v1alpha1.Depende
 }
 
 func (v *pkgView) warn(h resourcelist.Header, field, format string, args ...any) {
-	v.warns = append(v.warns, h.Attach(result.Warningf(format, args...).WithField(field)).WithFile(relTo(h.Path, v.dir), 0))
+	v.warns = append(v.warns, h.Attach(result.Warningf(format, args...).WithField(field)).WithFile(h.Path, 0))
 }
 
 // capabilities are the Hub-style capabilities the Kptfiles of the package
@@ -282,7 +282,7 @@ func (v *pkgView) parameters(rl *resourcelist.ResourceList) ([]v1alpha1.Paramete
 		}
 		errs = append(errs, spec.Validate("spec.parameters")...)
 		if len(errs) > 0 {
-			return nil, &bad{file: relTo(h.Path, v.dir), msg: fmt.Sprintf("%s: %s", h, errs[0])}
+			return nil, &bad{file: h.Path, msg: fmt.Sprintf("%s: %s", h, errs[0])}
 		}
 		out = append(out, spec.Parameters...)
 	}
