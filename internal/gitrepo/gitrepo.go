@@ -196,6 +196,28 @@ func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 	return files, nil
 }
 
+// TreeHash returns the hash of the tree of a folder ("" for the whole
+// tree) at a commit: two commits hold the same files below the folder
+// exactly when the hashes are equal.
+func (g *Repo) TreeHash(commit, dir string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	c, err := g.r.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		return "", fmt.Errorf("commit %s of %s: %w", commit, g.URL, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return "", err
+	}
+	if dir = strings.Trim(path.Clean("/"+dir), "/"); dir != "" {
+		if tree, err = tree.Tree(dir); err != nil {
+			return "", fmt.Errorf("folder %q at commit %s of %s: %w", dir, short(commit), g.URL, ErrNotFound)
+		}
+	}
+	return tree.Hash.String(), nil
+}
+
 // Packages returns the folders (relative to dir) that hold a Kptfile at a
 // commit, sorted.
 func (g *Repo) Packages(commit, dir string) ([]string, error) {

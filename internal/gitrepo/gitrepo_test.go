@@ -63,6 +63,17 @@ func TestRepo(t *testing.T) {
 		if branches["main"] != v2 || branches["drafts/catalog/app/ws1"] != v1 {
 			t.Errorf("branches = %v", branches)
 		}
+		h1, err1 := r.TreeHash(v1, "catalog/app")
+		h2, err2 := r.TreeHash(v2, "/catalog/app/")
+		same1, err3 := r.TreeHash(v1, "")
+		same2, err4 := r.TreeHash(v2, "")
+		if err := errors.Join(err1, err2, err3, err4); err != nil || h1 == h2 || h1 == "" || same1 == same2 {
+			t.Errorf("TreeHash: %q %q %q %q, %v", h1, h2, same1, same2, err)
+		}
+		readme1, _ := r.TreeHash(v1, "")
+		if _, err := r.TreeHash(v1, "catalog/nope"); !errors.Is(err, gitrepo.ErrNotFound) || readme1 == "" {
+			t.Errorf("TreeHash of a missing folder: %v", err)
+		}
 	}
 }
 

@@ -1,0 +1,439 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/internal/gitrepo"
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/catalog"
+	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/deps"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+func init() {
+	commands["catalog"] = command{
+		summary: "index catalog repositories into CatalogPackages, deployment repositories into InstalledPackages (catalog --help)",
+		run:     runCatalog,
+	}
+}
+
+const catalogUsage = `Usage:
+  kptkit catalog index --repo NAME=PATH[//DIR] [--repo ...] [-o FILE] [--previous FILE] [--repo-map URL=PATH]
+      write one CatalogPackage per package of each catalog repository (every
+      folder holding a Kptfile, named by its path below the repository's root
+      or DIR; subpackages too) for resolve-deps: the APIs it provides (CRDs,
+      APIServices) and uses (its items' kinds, its RBAC rules), its
+      dependencies (the PackageVariants it holds), its capabilities (Kptfile
+      annotations kptkit.dev/provides and kptkit.dev/requires) and its
+      parameters (Parameters items). NAME is the Porch Repository name
+      PackageVariants use. PATH is a git repository (a path, a file:// URL, or
+      a URL mapped with --repo-map): tags DIR/P/vN and DIR/P/v1.2.3 are the
+      versions of package P, and the head of main is its latestVersion when
+      P's files there are those of a version; or a folder, which holds
+      version v1 of each package. With --previous, versions whose commit (or,
+      for a folder, files) did not change are taken from that index.
+  kptkit catalog installed --repo [NAME=]PATH [--repo ...] [--cluster NAME=CLUSTER] [--catalog NAME=URL[//DIR]] [--repo-map URL=PATH] [-o FILE]
+      write one InstalledPackage per package of each deployment repository
+      (a folder, as kptkit variants render writes them) that was cloned from
+      an upstream: its Kptfile's upstreamLock says which version (a tag
+      DIR/P/vN, a commit a version tag points at, or a branch: the latest,
+      with a warning). The cluster is the repository's name unless --cluster
+      maps it; --catalog names the catalog repositories upstreams come from,
+      so that packages are named as the index names them.
+
+Flags:
+`
+
+func runCatalog(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, catalogUsage)
+		return 2
+	}
+	sub := map[string]func([]string, io.Writer, io.Writer) (int, error){"index": catalogIndex, "installed": catalogInstalled}
+	run, ok := sub[args[0]]
+	switch {
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
+		fmt.Fprint(stdout, catalogUsage)
+		return 0
+	case !ok:
+		fmt.Fprintf(stderr, "kptkit catalog: unknown command %q\n\n%s", args[0], catalogUsage)
+		return 2
+	}
+	code, err := run(args[1:], stdout, stderr)
+	var usage catalogUsageError
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0 // catalogFlags printed the usage
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "kptkit catalog %s: %v\n\n%s", args[0], err, catalogUsage)
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "kptkit catalog %s: %v\n", args[0], err)
+		return 1
+	}
+	return code
+}
+
+// catalogUsageError is a mistake in the command line.
+type catalogUsageError struct{ error }
+
+// listFlag collects a flag given several times.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// catalogFlags parses a subcommand's flags, which take no arguments; for
+// --help it prints the usage and the subcommand's flags.
+func catalogFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	fs.SetOutput(io.Discard)
+	if err := parseInterspersed(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, catalogUsage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return err
+		}
+		return catalogUsageError{err}
+	}
+	if fs.NArg() > 0 {
+		return catalogUsageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
+	}
+	return nil
+}
+
+// pairs reads NAME=VALUE flags into a map.
+func pairs(flagName string, values []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range values {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" || val == "" {
+			return nil, catalogUsageError{fmt.Errorf("--%s %q: want NAME=VALUE", flagName, v)}
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
+// repoSpec is a --repo NAME=PATH[//DIR] of catalog index.
+type repoSpec struct{ name, path, dir string }
+
+// parseRepo reads NAME=PATH[//DIR]; the `//` of a URL's scheme is not a
+// directory separator.
+func parseRepo(s string) (repoSpec, error) {
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || name == "" || rest == "" {
+		return repoSpec{}, catalogUsageError{fmt.Errorf("--repo %q: want NAME=PATH[//DIR]", s)}
+	}
+	r := repoSpec{name: name, path: rest}
+	from := 0
+	if i := strings.Index(rest, "://"); i >= 0 {
+		from = i + 3
+	}
+	if i := strings.LastIndex(rest[from:], "//"); i >= 0 {
+		r.path, r.dir = rest[:from+i], strings.Trim(rest[from+i+2:], "/")
+		if err := kptpkg.CheckPath("--repo directory", r.dir); err != nil && r.dir != "" {
+			return repoSpec{}, catalogUsageError{err}
+		}
+	}
+	return r, nil
+}
+
+func catalogIndex(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	var repos, repoMap listFlag
+	fs.Var(&repos, "repo", "a catalog repository: NAME=PATH[//DIR] (repeat)")
+	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone: URL=PATH (repeat)")
+	out := fs.String("o", "", "write the index to this file (default: stdout)")
+	previous := fs.String("previous", "", "an earlier index: unchanged versions are taken from it")
+	if err := catalogFlags(fs, args, stdout); err != nil {
+		return 0, err
+	}
+	if len(repos) == 0 {
+		return 0, catalogUsageError{errors.New("--repo is required")}
+	}
+	mapped, err := pairs("repo-map", repoMap)
+	if err != nil {
+		return 0, err
+	}
+	var prev []v1alpha1.CatalogPackage
+	if *previous != "" {
+		if prev, err = readIndex(*previous); err != nil {
+			return 0, err
+		}
+	}
+	var (
+		all []v1alpha1.CatalogPackage
+		rs  result.List
+	)
+	for _, s := range repos {
+		spec, err := parseRepo(s)
+		if err != nil {
+			return 0, err
+		}
+		repo, err := openCatalog(spec, mapped)
+		if err != nil {
+			return 0, err
+		}
+		pkgs, more := catalog.Index(repo, prev)
+		all, rs = append(all, pkgs...), append(rs, more...)
+	}
+	b, err := encodeAll(all)
+	if err != nil {
+		return 0, err
+	}
+	if err := writeOut(*out, b, stdout); err != nil {
+		return 0, err
+	}
+	if report(stderr, "", rs) {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// openCatalog reads a catalog repository: git when PATH is one (its
+// version tags and the head of main), else a folder.
+func openCatalog(spec repoSpec, mapped map[string]string) (catalog.Repo, error) {
+	local, err := gitrepo.Local(spec.path, mapped)
+	if err != nil {
+		return catalog.Repo{}, err
+	}
+	if g, err := gitrepo.Open(spec.path, local); err == nil {
+		return gitCatalog(spec, g)
+	}
+	if strings.Contains(spec.path, "://") {
+		return catalog.Repo{}, fmt.Errorf("--repo %s: %s is not a git repository", spec.name, spec.path)
+	}
+	files, err := pkgfs.Read(filepath.Join(local, filepath.FromSlash(spec.dir)))
+	if err != nil {
+		return catalog.Repo{}, fmt.Errorf("--repo %s: %w", spec.name, err)
+	}
+	return catalog.FolderRepo(spec.name, files), nil
+}
+
+// gitCatalog lists a git repository's releases: each tag DIR/P/vN or
+// DIR/P/v1.2.3 is version vN of package P, read at its commit (each commit
+// read once, and only when the index needs it); P's latestVersion is the
+// highest version whose files are P's files at the head of main.
+func gitCatalog(spec repoSpec, g *gitrepo.Repo) (catalog.Repo, error) {
+	tags, branches, err := g.Refs()
+	if err != nil {
+		return catalog.Repo{}, fmt.Errorf("--repo %s: %w", spec.name, err)
+	}
+	repo := catalog.Repo{Name: spec.name, Latest: map[string]string{}}
+	trees := map[string]*catalog.Tree{}
+	for _, tag := range slices.Sorted(maps.Keys(tags)) {
+		pkg, version, ok := releaseTag(tag, spec.dir)
+		if !ok {
+			continue
+		}
+		commit := tags[tag]
+		if trees[commit] == nil {
+			trees[commit] = catalog.NewTree(commit, func() (kptpkg.Files, error) { return g.Files(commit, spec.dir) })
+		}
+		repo.Releases = append(repo.Releases, catalog.Release{Package: pkg, Version: version, Tree: trees[commit]})
+	}
+	head, ok := branches["main"]
+	if !ok {
+		return repo, nil
+	}
+	for _, rel := range repo.Releases {
+		at := joinDir(spec.dir, rel.Package)
+		h1, err1 := g.TreeHash(head, at)
+		h2, err2 := g.TreeHash(rel.Tree.Commit, at)
+		if err1 == nil && err2 == nil && h1 == h2 && higher(rel.Version, repo.Latest[rel.Package]) {
+			repo.Latest[rel.Package] = rel.Version
+		}
+	}
+	return repo, nil
+}
+
+// releaseTag reads a tag DIR/P/vN or DIR/P/v1.2.3 as version vN of P.
+func releaseTag(tag, dir string) (pkg, version string, ok bool) {
+	if dir != "" {
+		if tag, ok = strings.CutPrefix(tag, dir+"/"); !ok {
+			return "", "", false
+		}
+	}
+	i := strings.LastIndex(tag, "/")
+	pkg, version = tag[:max(i, 0)], tag[i+1:]
+	if !strings.HasPrefix(version, "v") {
+		return "", "", false
+	}
+	if _, err := deps.ParseVersion(version); err != nil {
+		return "", "", false
+	}
+	return pkg, version, true
+}
+
+func joinDir(dir, p string) string {
+	switch {
+	case dir == "":
+		return p
+	case p == "":
+		return dir
+	}
+	return dir + "/" + p
+}
+
+func higher(v, than string) bool {
+	if than == "" {
+		return true
+	}
+	a, err1 := deps.ParseVersion(v)
+	b, err2 := deps.ParseVersion(than)
+	return err1 == nil && err2 == nil && a.GreaterThan(b)
+}
+
+// readIndex reads the CatalogPackages of an index file.
+func readIndex(file string) ([]v1alpha1.CatalogPackage, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("--previous %s: %w", file, err)
+	}
+	var out []v1alpha1.CatalogPackage
+	for _, n := range nodes {
+		if n.GetKind() != v1alpha1.KindCatalogPackage || n.GetApiVersion() != v1alpha1.APIVersion {
+			continue
+		}
+		var p v1alpha1.CatalogPackage
+		if errs := decode.Into(n.YNode(), &p, decode.Options{}, ""); len(errs) > 0 {
+			return nil, fmt.Errorf("--previous %s: CatalogPackage/%s: %v", file, n.GetName(), errs[0])
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// encodeAll writes objects as one YAML stream.
+func encodeAll[T any](objs []T) ([]byte, error) {
+	var b bytes.Buffer
+	for i, o := range objs {
+		y, err := yaml.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.Write(y)
+	}
+	return b.Bytes(), nil
+}
+
+// writeOut writes to a file, or to stdout when file is "".
+func writeOut(file string, b []byte, stdout io.Writer) error {
+	if file == "" {
+		_, err := stdout.Write(b)
+		return err
+	}
+	if dir := filepath.Dir(file); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(file, b, 0o644)
+}
+
+func catalogInstalled(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("installed", flag.ContinueOnError)
+	var repos, clusters, catalogs, repoMap listFlag
+	fs.Var(&repos, "repo", "a deployment repository: [NAME=]PATH, a folder (repeat)")
+	fs.Var(&clusters, "cluster", "the cluster of a deployment repository: NAME=CLUSTER (repeat; default: its name)")
+	fs.Var(&catalogs, "catalog", "a catalog repository upstreams come from: NAME=URL[//DIR] (repeat)")
+	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone: URL=PATH (repeat)")
+	out := fs.String("o", "", "write the InstalledPackages to this file (default: stdout)")
+	if err := catalogFlags(fs, args, stdout); err != nil {
+		return 0, err
+	}
+	if len(repos) == 0 {
+		return 0, catalogUsageError{errors.New("--repo is required")}
+	}
+	clusterOf, err := pairs("cluster", clusters)
+	if err != nil {
+		return 0, err
+	}
+	mapped, err := pairs("repo-map", repoMap)
+	if err != nil {
+		return 0, err
+	}
+	var sources []catalog.Source
+	for _, c := range catalogs {
+		spec, err := parseRepo(c)
+		if err != nil {
+			return 0, err
+		}
+		sources = append(sources, catalog.Source{Name: spec.name, Repo: spec.path, Dir: spec.dir})
+	}
+	tags := gitTags(mapped)
+	var (
+		all []v1alpha1.InstalledPackage
+		rs  result.List
+	)
+	for _, r := range repos {
+		name, path, ok := strings.Cut(r, "=")
+		if !ok {
+			name, path = filepath.Base(filepath.Clean(r)), r
+		}
+		files, err := pkgfs.Read(path)
+		if err != nil {
+			return 0, fmt.Errorf("--repo %s: %w", r, err)
+		}
+		cluster := cmp.Or(clusterOf[name], name)
+		pkgs, more := catalog.Installed(catalog.Deployment{Name: name, Cluster: cluster, Files: files}, sources, tags)
+		all, rs = append(all, pkgs...), append(rs, more...)
+	}
+	b, err := encodeAll(all)
+	if err != nil {
+		return 0, err
+	}
+	if err := writeOut(*out, b, stdout); err != nil {
+		return 0, err
+	}
+	if report(stderr, "", rs) {
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// gitTags reads (once each) the tags of the git repositories upstreams
+// name.
+func gitTags(mapped map[string]string) catalog.Tags {
+	cache := map[string]map[string]string{}
+	return func(url string) (map[string]string, error) {
+		if t, ok := cache[url]; ok {
+			return t, nil
+		}
+		local, err := gitrepo.Local(url, mapped)
+		if err != nil {
+			return nil, err
+		}
+		g, err := gitrepo.Open(url, local)
+		if err != nil {
+			return nil, err
+		}
+		tags, _, err := g.Refs()
+		cache[url] = tags
+		return tags, err
+	}
+}
