@@ -211,4 +211,3 @@ func highest(vs []string) string {
 	slices.SortFunc(vs, func(a, b string) int { return compareVersions(b, a) })
 	return vs[0]
 }
-
