@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/deps/params"
 )
 
@@ -199,3 +200,5 @@ func TestScope(t *testing.T) {
 		t.Errorf("Conditions (-want +got):\n%s", diff)
 	}
 }
+
+func anyScalar(s string) decode.AnyScalar { return decode.AnyScalar(s) }
