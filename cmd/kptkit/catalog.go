@@ -194,17 +194,7 @@ func catalogIndex(args []string, stdout, stderr io.Writer) (int, error) {
 		pkgs, more := catalog.Index(repo, prev)
 		all, rs = append(all, pkgs...), append(rs, more...)
 	}
-	b, err := encodeAll(all)
-	if err != nil {
-		return 0, err
-	}
-	if err := writeOut(*out, b, stdout); err != nil {
-		return 0, err
-	}
-	if report(stderr, "", rs) {
-		return 1, nil
-	}
-	return 0, nil
+	return emit(all, *out, rs, stdout, stderr)
 }
 
 // openCatalog reads a catalog repository: git when PATH is one (its
@@ -341,18 +331,21 @@ func encodeAll[T any](objs []T) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// writeOut writes to a file, or to stdout when file is "".
-func writeOut(file string, b []byte, stdout io.Writer) error {
-	if file == "" {
-		_, err := stdout.Write(b)
-		return err
+// emit writes objects as one YAML stream to file (stdout when "") and
+// the warnings and errors to stderr; the exit code is 1 when there is an
+// error.
+func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer) (int, error) {
+	b, err := encodeAll(objs)
+	if err != nil {
+		return 0, err
 	}
-	if dir := filepath.Dir(file); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	if err := stackWrite(file, b, stdout); err != nil {
+		return 0, err
 	}
-	return os.WriteFile(file, b, 0o644)
+	if report(stderr, "", rs) {
+		return 1, nil
+	}
+	return 0, nil
 }
 
 func catalogInstalled(args []string, stdout, stderr io.Writer) (int, error) {
@@ -403,17 +396,7 @@ func catalogInstalled(args []string, stdout, stderr io.Writer) (int, error) {
 		pkgs, more := catalog.Installed(catalog.Deployment{Name: name, Cluster: cluster, Files: files}, sources, tags)
 		all, rs = append(all, pkgs...), append(rs, more...)
 	}
-	b, err := encodeAll(all)
-	if err != nil {
-		return 0, err
-	}
-	if err := writeOut(*out, b, stdout); err != nil {
-		return 0, err
-	}
-	if report(stderr, "", rs) {
-		return 1, nil
-	}
-	return 0, nil
+	return emit(all, *out, rs, stdout, stderr)
 }
 
 // gitTags reads (once each) the tags of the git repositories upstreams

@@ -104,32 +104,12 @@ spec:
 EOF
 commit "the platform catalog" cert-manager/v1 db/v1 ingress-nginx/v1 dashboard/v1 app/v1
 
-put cert-manager/crds.yaml <<'EOF'
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: certificates.cert-manager.io
-spec:
-  group: cert-manager.io
-  names: {kind: Certificate, plural: certificates}
-  scope: Namespaced
-  versions:
-  - {name: v1, served: true, storage: true}
-  - {name: v1beta1, served: false, storage: false}
-EOF
+# cert-manager v2 also lists v1beta1 (not served)
+echo '  - {name: v1beta1, served: false, storage: false}' >> cert-manager/crds.yaml
 commit "cert-manager v2" cert-manager/v2
 
-put app/parameters.yaml <<'EOF'
-apiVersion: fn.kptkit.dev/v1alpha1
-kind: Parameters
-metadata:
-  name: app
-  annotations:
-    config.kubernetes.io/local-config: "true"
-spec:
-  parameters:
-  - name: ingress.host
-  - name: replicas
+# app v2 trusts the cluster's CA (cert-manager's output) and logs at a level
+cat >> app/parameters.yaml <<'EOF'
   - name: ca.bundle
     value: ${cert-manager:ca.crt}
   - name: log.level
