@@ -342,7 +342,12 @@ func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer
 	if err := stackWrite(file, b, stdout); err != nil {
 		return 0, err
 	}
-	if report(stderr, "", rs) {
+	for _, r := range rs {
+		if r.Severity != result.SeverityInfo {
+			fmt.Fprintln(stderr, r.String())
+		}
+	}
+	if rs.HasError() {
 		return 1, nil
 	}
 	return 0, nil
