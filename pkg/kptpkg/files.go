@@ -17,7 +17,7 @@ type Files map[string][]byte
 
 // Paths returns the files' paths in the order kpt walks a folder: lexical
 // by name within each folder ("a/b" before "a-b").
-func (f Files) Paths() []string { return slices.SortedFunc(maps.Keys(f), comparePaths) }
+func (f Files) Paths() []string { return slices.SortedFunc(maps.Keys(f), ComparePaths) }
 
 // Clone returns a copy of the map; the contents are shared (files are never
 // changed in place).

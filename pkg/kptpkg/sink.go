@@ -20,7 +20,8 @@ import (
 // without the bookkeeping annotations. In-cluster items are inputs, not
 // package content, and are left out. A file whose items are the same YAML as
 // before keeps its bytes; files kpt does not read as resources (other files,
-// and those .krmignore names) are kept; a resource file whose items are all
+// and those .krmignore names) are kept, and so are resource files that held
+// no items (empty, or only comments); a resource file whose items are all
 // gone is gone. An item whose path is missing or leaves the package is an
 // error.
 func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
@@ -35,7 +36,7 @@ func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
 	ig := original.ignorer()
 	files := Files{}
 	for p, b := range original {
-		if !IsResource(p) || ig.ignored(p) {
+		if !IsResource(p) || ig.ignored(p) || (len(was[p]) == 0 && len(after[p]) == 0) {
 			files[p] = b
 		}
 	}

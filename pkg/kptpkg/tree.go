@@ -25,13 +25,13 @@ func (f Files) Packages() []string {
 			out = append(out, dirOf(p))
 		}
 	}
-	slices.SortFunc(out, comparePaths)
+	slices.SortFunc(out, ComparePaths)
 	return out
 }
 
-// comparePaths orders slash paths segment by segment, so that a folder comes
+// ComparePaths orders slash paths segment by segment, so that a folder comes
 // right before what lies below it ("a", "a/b", "a-b").
-func comparePaths(a, b string) int {
+func ComparePaths(a, b string) int {
 	return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
 }
 

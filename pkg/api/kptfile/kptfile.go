@@ -72,3 +72,54 @@ type Pipeline struct {
 	Mutators   []*yaml.Node `yaml:"mutators,omitempty"`
 	Validators []*yaml.Node `yaml:"validators,omitempty"`
 }
+
+// Kpt's package lineage: where a package was cloned from (upstream) and the
+// exact revision it was cloned or last updated at (upstreamLock), as `kpt pkg
+// get` and `kpt pkg update` write them. The yaml tags and field order are
+// kpt's, so that a value marshalled from these types reads as kpt writes it.
+const (
+	// OriginGit is the only upstream type kpt writes.
+	OriginGit = "git"
+	// StrategyResourceMerge is kpt's default update strategy: a three-way
+	// merge of resources.
+	StrategyResourceMerge = "resource-merge"
+
+	// AnnotationUpstreamIdentifier is the annotation `kpt pkg get` and `kpt
+	// pkg update` put on every resource: group|kind|namespace|name of the
+	// resource in its upstream ("default" for no namespace).
+	AnnotationUpstreamIdentifier = "internal.kpt.dev/upstream-identifier"
+	// MergeComment starts the line comment kpt puts on a resource's
+	// `metadata:` key (`metadata: # kpt-merge: <namespace>/<name>`), naming
+	// the resource as its upstream names it.
+	MergeComment = "kpt-merge:"
+)
+
+// Upstream is a Kptfile's `upstream`: the repository, folder and ref a
+// package is cloned from, and how updates are merged.
+type Upstream struct {
+	Type           string `yaml:"type,omitempty"`
+	Git            *Git   `yaml:"git,omitempty"`
+	UpdateStrategy string `yaml:"updateStrategy,omitempty"`
+}
+
+// Git locates a package in a git repository.
+type Git struct {
+	Repo      string `yaml:"repo,omitempty"`
+	Directory string `yaml:"directory,omitempty"`
+	Ref       string `yaml:"ref,omitempty"`
+}
+
+// UpstreamLock is a Kptfile's `upstreamLock`: the commit the package was
+// last cloned or updated from.
+type UpstreamLock struct {
+	Type string   `yaml:"type,omitempty"`
+	Git  *GitLock `yaml:"git,omitempty"`
+}
+
+// GitLock is Git with the resolved commit.
+type GitLock struct {
+	Repo      string `yaml:"repo,omitempty"`
+	Directory string `yaml:"directory,omitempty"`
+	Ref       string `yaml:"ref,omitempty"`
+	Commit    string `yaml:"commit,omitempty"`
+}
