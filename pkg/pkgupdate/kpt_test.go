@@ -186,7 +186,6 @@ func sub(t *testing.T, old, new string) func(string) string {
 	}
 }
 
-
 // forTest returns the place for one subtest: its own folder and home (kpt
 // keeps a cache of repositories there), the same upstream repository.
 func (e *kptEnv) forTest(t *testing.T) *kptEnv {
