@@ -26,6 +26,9 @@ const syntheticName = "_kpt-merge_"
 // local, in place, and returns the fields both sides changed differently.
 func mergeKptfile(local, original, updated *yaml.RNode) ([]found, error) {
 	l, o, u := mergeable(local), mergeable(original), mergeable(updated)
+	if o.MustString() == u.MustString() {
+		return nil, nil
+	}
 	if nameless(l, o, u) {
 		for _, kf := range []*yaml.RNode{l, o, u} {
 			eachFunction(kf, nameByImage)

@@ -18,7 +18,10 @@ type triple struct{ original, local, updated *yaml.RNode }
 // does (kyaml's Merge3 with kpt's matcher and handler): resources matched by
 // group, kind, merge-comment namespace and name, and file; one added on
 // either side kept; one deleted upstream removed unless changed downstream;
-// one deleted downstream left deleted; the rest merged with merge3. The
+// one deleted downstream left deleted; the rest merged with merge3 (except
+// those the upstream did not change: the downstream's, as they are, where
+// kyaml's merge would quote strings YAML 1.1 reads otherwise and drop null
+// fields). The
 // output is in kyaml's order (downstream's first, then the old upstream's,
 // then the new upstream's), which the writer sorts within each file.
 func mergeResources(original, local, updated []*yaml.RNode) ([]*yaml.RNode, []Conflict, error) {
@@ -40,6 +43,8 @@ func mergeResources(original, local, updated []*yaml.RNode) ([]*yaml.RNode, []Co
 				out = append(out, t.local)
 			}
 		case t.local == nil: // deleted downstream
+		case t.original != nil && text(t.original) == text(t.updated): // not changed upstream
+			out = append(out, t.local)
 		default:
 			n, found, err := merge3Resource(t)
 			if err != nil {
