@@ -427,3 +427,73 @@ func TestKptEquivalenceRemoteSubpackage(t *testing.T) {
 	}
 	sameFiles(t, "kpt pkg update and Update", byKpt, updated)
 }
+
+// TestKptDifferences shows, with the real kpt, where kptkit's output differs
+// from kpt's on purpose.
+func TestKptDifferences(t *testing.T) {
+	e := newKptEnv(t)
+	kf := "# the app\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app # its name\npipeline:\n  mutators:\n" +
+		"    - image: gcr.io/kpt-fn/set-labels:v0.1\n      configMap:\n        tier: web\n        app: app\n"
+	v1 := kptpkg.Files{
+		"Kptfile":     []byte(kf),
+		".krmignore":  []byte("values.yaml\n"),
+		"values.yaml": []byte("replicas: 1\n"),
+		"a.yaml":      []byte(configMap("a", "k: v")),
+	}
+	c1 := e.publish("diff", v1, "diff/v1")
+	v2 := edit(t, v1, map[string]func(string) string{"values.yaml": constant("replicas: 2\n")})
+	c2 := e.publish("diff", v2, "diff/v2")
+	bad := edit(t, v1, map[string]func(string) string{"bad.yaml": constant("data: [unclosed\n")})
+	e.publish("bad", bad, "bad/v1")
+	ds := e.downstream("ds")
+
+	t.Run("a Kptfile keeps its comments and key order", func(t *testing.T) {
+		got := e.get(ds, "app", "diff", "diff/v1")
+		cloned, err := pkgupdate.Clone(v1, "app", e.origin("diff", "diff/v1", c1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lock := "upstream:\n  type: git\n  git:\n    repo: " + e.repo + "\n    directory: /diff\n    ref: diff/v1\n  updateStrategy: resource-merge\n" +
+			"upstreamLock:\n  type: git\n  git:\n    repo: " + e.repo + "\n    directory: /diff\n    ref: diff/v1\n    commit: " + c1 + "\n"
+		pipeline := "pipeline:\n  mutators:\n    - image: gcr.io/kpt-fn/set-labels:v0.1\n      configMap:\n"
+		byKpt := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n" + lock + pipeline + "        app: app\n        tier: web\n"
+		byKptkit := "# the app\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app # its name\n" + lock + pipeline + "        tier: web\n        app: app\n"
+		if diff := cmp.Diff(byKpt, string(got["Kptfile"])); diff != "" {
+			t.Errorf("kpt's Kptfile (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(byKptkit, string(cloned["Kptfile"])); diff != "" {
+			t.Errorf("Clone's Kptfile (-want +got):\n%s", diff)
+		}
+		delete(got, "Kptfile")
+		delete(cloned, "Kptfile")
+		sameFiles(t, "the other files", got, cloned)
+	})
+
+	t.Run("a YAML file .krmignore names is updated as other files are", func(t *testing.T) {
+		byKpt := e.update(ds, "app", "diff/v2")
+		local := read(t, filepath.Join(ds, "app")) // as kpt wrote it before the update: the same but for values.yaml
+		local["values.yaml"] = []byte("replicas: 1\n")
+		updated, _, err := pkgupdate.Update(v1, v2, local, e.origin("diff", "diff/v2", c2), pkgupdate.KeepLocal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(byKpt["values.yaml"]); got != "replicas: 1\n" {
+			t.Errorf("kpt updated values.yaml: %q", got)
+		}
+		if got := string(updated["values.yaml"]); got != "replicas: 2\n" {
+			t.Errorf("Update left values.yaml: %q", got)
+		}
+	})
+
+	t.Run("a YAML file that does not parse is an error", func(t *testing.T) {
+		got := e.get(ds, "bad", "bad", "bad/v1")
+		if strings.Contains(string(got["a.yaml"]), "kpt-merge") {
+			t.Errorf("kpt now adds merge comments beside a broken file:\n%s", got["a.yaml"])
+		}
+		_, err := pkgupdate.Clone(bad, "bad", e.origin("bad", "bad/v1", c1))
+		want := "the upstream package: cannot read bad.yaml: MalformedYAMLError: yaml: line 1: did not find expected ',' or ']'"
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %v\nwant %s", err, want)
+		}
+	})
+}
