@@ -91,6 +91,7 @@ func TestTree(t *testing.T) {
 		{"Ignored d.skip.yaml", f.Ignored("d.skip.yaml"), true},
 		{"Ignored sub/ignored/t.yaml", f.Ignored("sub/ignored/t.yaml"), false},
 		{"Ignored notes/x.yml", f.Ignored("notes/x.yml"), false},
+		{"ResourceFiles", f.ResourceFiles(), []string{"Kptfile", "a.yaml", "notes/x.yml", "sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml", "sub-other/v.yaml"}},
 	} {
 		if diff := cmp.Diff(c.want, c.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
@@ -162,6 +163,7 @@ func TestSink(t *testing.T) {
 	f := tree()
 	f["a.yaml"] = []byte("# keep me\n" + cm("a") + "---\n" + cm("b"))
 	f["wide.yaml"] = []byte("apiVersion: v1\nkind: List\nmetadata:\n  name: w\nitems:\n  - a\n  - b\n")
+	f["empty.yaml"] = []byte("# nothing yet: kept, as kpt keeps it\n")
 	before, err := f.Resources("", true)
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +261,90 @@ func TestPlaceField(t *testing.T) {
 		if diff := cmp.Diff(c.want, n.MustString()); diff != "" {
 			t.Errorf("%s into %q (-want +got):\n%s", c.field, c.in, diff)
 		}
+	}
+}
+
+func TestOrderKptfile(t *testing.T) {
+	t.Parallel()
+	// The input's keys keep their places (even where kpt would write them
+	// elsewhere: info before metadata here); new keys (no line) go before
+	// the first key kpt writes after them, at every depth, or in sorted
+	// order in maps; keys kpt does not know go last.
+	in := `apiVersion: kpt.dev/v1
+kind: Kptfile
+info:
+  description: d
+metadata:
+  name: app
+  annotations:
+    b: "1"
+    d: "1"
+pipeline:
+  mutators:
+    - name: fn
+      configMap:
+        b: x
+`
+	n, err := yaml.Parse(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(path string, v *yaml.RNode) {
+		t.Helper()
+		if err := n.PipeE(yaml.LookupCreate(yaml.MappingNode, strings.Split(path, ".")[:strings.Count(path, ".")]...), yaml.SetField(path[strings.LastIndex(path, ".")+1:], v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	str := yaml.NewStringRNode
+	set("x-unknown", str("u"))
+	set("status.conditions", yaml.NewListRNode())
+	set("upstream.updateStrategy", str("resource-merge"))
+	set("upstream.type", str("git"))
+	set("metadata.annotations.a", str("1"))
+	set("metadata.annotations.c", str("1"))
+	set("metadata.labels", yaml.NewMapRNode(&map[string]string{"l": "1"}))
+	set("info.site", str("s"))
+	fn, err := n.Pipe(yaml.Lookup("pipeline", "mutators", "[name=fn]"))
+	if err != nil || fn == nil {
+		t.Fatal(err)
+	}
+	if err := fn.PipeE(yaml.SetField("image", str("i"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := fn.PipeE(yaml.Lookup("configMap"), yaml.SetField("a", str("y"))); err != nil {
+		t.Fatal(err)
+	}
+	kptpkg.OrderKptfile(n.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+	want := `apiVersion: kpt.dev/v1
+kind: Kptfile
+upstream:
+  type: git
+  updateStrategy: resource-merge
+info:
+  site: s
+  description: d
+metadata:
+  name: app
+  labels:
+    l: 1
+  annotations:
+    a: "1"
+    b: "1"
+    c: "1"
+    d: "1"
+pipeline:
+  mutators:
+  - image: i
+    name: fn
+    configMap:
+      a: "y"
+      b: x
+status:
+  conditions: []
+x-unknown: u
+`
+	if diff := cmp.Diff(want, n.MustString()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 

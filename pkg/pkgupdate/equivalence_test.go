@@ -18,10 +18,10 @@ type scenario struct {
 	name string
 	v1   kptpkg.Files
 	// v2 returns the next version of the upstream from v1.
-	v2 func(*testing.T, kptpkg.Files) kptpkg.Files
+	v2 func(testing.TB, kptpkg.Files) kptpkg.Files
 	// edits returns the downstream after its own changes, from what kpt pkg
 	// get wrote.
-	edits func(*testing.T, kptpkg.Files) kptpkg.Files
+	edits func(testing.TB, kptpkg.Files) kptpkg.Files
 	// conflicts are what Update finds; with some, kpt's output is compared
 	// with TakeUpstream's, and KeepLocal must leave the downstream alone.
 	conflicts []pkgupdate.Conflict
@@ -37,7 +37,7 @@ type scenario struct {
 type difference struct {
 	why  string
 	file string
-	kpt  func(*testing.T, string) string
+	kpt  func(testing.TB, string) string
 }
 
 // kptQuotes: kpt's merge sets every field of a resource anew, quoting the
@@ -47,7 +47,7 @@ func kptQuotes(file, plain string) difference {
 	return difference{
 		why:  "a resource the upstream did not change keeps its bytes (kpt quotes " + plain + ")",
 		file: file,
-		kpt:  func(t *testing.T, s string) string { return sub(t, ": "+plain+"\n", `: "`+plain+`"`+"\n")(s) },
+		kpt:  func(t testing.TB, s string) string { return sub(t, ": "+plain+"\n", `: "`+plain+`"`+"\n")(s) },
 	}
 }
 
@@ -65,7 +65,7 @@ func scenarios() []scenario {
 		{name: "subpackages", v1: subpackagesV1(), v2: subpackagesV2, edits: subpackageEdits},
 		{name: "kptfile", v1: upstreamV1(), v2: kptfileV2, edits: kptfileEdits, differences: []difference{kptQuotes("cm.yaml", "yes")}},
 		{name: "named-functions", v1: namedV1(), v2: namedV2, edits: namedEdits},
-		{name: "no-kptfile", v1: noKptfileV1(), v2: noKptfileV2, edits: func(t *testing.T, f kptpkg.Files) kptpkg.Files {
+		{name: "no-kptfile", v1: noKptfileV1(), v2: noKptfileV2, edits: func(t testing.TB, f kptpkg.Files) kptpkg.Files {
 			return edit(t, f, map[string]func(string) string{"a.yaml": sub(t, "k: v", "k: mine")})
 		}},
 	}
@@ -210,7 +210,7 @@ func configMap(name, data string) string {
 func constant(s string) func(string) string { return func(string) string { return s } }
 
 // upstreamV2 changes every kind of thing upstream.
-func upstreamV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func upstreamV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"deploy.yaml": func(s string) string {
 			s = sub(t, "replicas: 1 # one for now", "replicas: 2 # two now")(s)
@@ -232,7 +232,7 @@ func upstreamV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
 
 // downstreamEdits are a downstream's own changes: a field upstream leaves
 // alone, a label, a new resource, a deleted resource, a deleted file.
-func downstreamEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func downstreamEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"deploy.yaml": sub(t, "    app: app\n", "    app: app\n    team: blue\n"),
 		"cm.yaml":     sub(t, "b: yes", `b: "no"`),
@@ -242,7 +242,7 @@ func downstreamEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
 }
 
 // conflictingEdits change fields upstream changes too, differently.
-func conflictingEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func conflictingEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"deploy.yaml": func(s string) string {
 			s = sub(t, "replicas: 1 # one for now", "replicas: 3 # mine")(s)
@@ -255,7 +255,7 @@ func conflictingEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
 }
 
 // deletionsV2 deletes upstream what the downstream changed or deleted.
-func deletionsV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func deletionsV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"cm.yaml": func(s string) string {
 			before, _, _ := strings.Cut(s, "---\n")
@@ -266,7 +266,7 @@ func deletionsV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
 	})
 }
 
-func deletionEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func deletionEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"cm.yaml": func(s string) string {
 			_, after, _ := strings.Cut(s, "---\n")
@@ -293,7 +293,7 @@ func subpackagesV1() kptpkg.Files {
 	}
 }
 
-func subpackagesV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func subpackagesV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"kept/k.yaml":         sub(t, "k: v", "k: v2"),
 		"gone/Kptfile":        nil,
@@ -310,7 +310,7 @@ func subpackagesV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
 	})
 }
 
-func subpackageEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func subpackageEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"edited/e.yaml": sub(t, "k: v", "k: mine"),
 		"mine/Kptfile":  constant(kptfile("mine")),
@@ -319,7 +319,7 @@ func subpackageEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
 }
 
 // kptfileV2 changes the Kptfile upstream: a label, a function, a validator.
-func kptfileV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func kptfileV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"Kptfile": func(s string) string {
 			s = sub(t, "metadata:\n  name: app\n", "metadata:\n  name: app\n  labels:\n    tier: web\n")(s)
@@ -332,7 +332,7 @@ func kptfileV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
 
 // kptfileEdits change the downstream's Kptfile as kptkit's fleet does: an
 // owner annotation, keywords.
-func kptfileEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func kptfileEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"Kptfile": func(s string) string {
 			s = sub(t, "    config.kubernetes.io/local-config: \"true\"\n", "    config.kubernetes.io/local-config: \"true\"\n    kptkit.dev/owner: ns/app\n")(s)
@@ -361,14 +361,14 @@ pipeline:
 	}
 }
 
-func namedV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func namedV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"Kptfile": sub(t, "        app: app\n", "        app: app2\n"),
 	})
 }
 
 // namedEdits prepend a function, as prepend-pipeline does.
-func namedEdits(t *testing.T, files kptpkg.Files) kptpkg.Files {
+func namedEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
 	return edit(t, files, map[string]func(string) string{
 		"Kptfile": sub(t, "  mutators:\n", "  mutators:\n    - image: gcr.io/kpt-fn/set-annotations:v0.1.4\n      configMap:\n        owner: me\n      name: PackageVariant.ns.pv.0\n"),
 	})
@@ -378,7 +378,7 @@ func noKptfileV1() kptpkg.Files {
 	return kptpkg.Files{"a.yaml": []byte(configMap("a", "k: v")), "b.yaml": []byte(configMap("b", "k: v"))}
 }
 
-func noKptfileV2(t *testing.T, v1 kptpkg.Files) kptpkg.Files {
+func noKptfileV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 	return edit(t, v1, map[string]func(string) string{
 		"b.yaml": sub(t, "k: v", "k: v2"),
 		"c.yaml": constant(configMap("c", "k: v")),

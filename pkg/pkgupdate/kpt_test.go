@@ -163,7 +163,7 @@ func sameFiles(t *testing.T, what string, want, got kptpkg.Files) {
 
 // edit returns files with the edits applied: path → func(old) new; a nil
 // func deletes the file.
-func edit(t *testing.T, files kptpkg.Files, edits map[string]func(string) string) kptpkg.Files {
+func edit(t testing.TB, files kptpkg.Files, edits map[string]func(string) string) kptpkg.Files {
 	t.Helper()
 	out := files.Clone()
 	for p, f := range edits {
@@ -177,7 +177,7 @@ func edit(t *testing.T, files kptpkg.Files, edits map[string]func(string) string
 }
 
 // sub returns a function replacing old by new, which must be there.
-func sub(t *testing.T, old, new string) func(string) string {
+func sub(t testing.TB, old, new string) func(string) string {
 	return func(s string) string {
 		if !strings.Contains(s, old) {
 			t.Fatalf("%q is not in:\n%s", old, s)

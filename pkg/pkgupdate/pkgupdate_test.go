@@ -141,7 +141,7 @@ info:
 }
 
 // clone is Clone for tests.
-func clone(t *testing.T, upstream kptpkg.Files, o pkgupdate.Origin) kptpkg.Files {
+func clone(t testing.TB, upstream kptpkg.Files, o pkgupdate.Origin) kptpkg.Files {
 	t.Helper()
 	got, err := pkgupdate.Clone(upstream, "app", o)
 	if err != nil {
