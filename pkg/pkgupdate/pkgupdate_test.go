@@ -91,9 +91,9 @@ info:
   description: a blueprint
 `},
 	}, {
-		name: "a folder upstream: no upstreamLock",
+		name:     "a folder upstream: no upstreamLock",
 		upstream: kptpkg.Files{"Kptfile": []byte(kptfile("x") + "upstreamLock:\n  type: git\n  git:\n    commit: abc\ninfo:\n  description: d\n")},
-		origin: pkgupdate.Origin{Repo: "upstream", Directory: "x", Ref: "main"},
+		origin:   pkgupdate.Origin{Repo: "upstream", Directory: "x", Ref: "main"},
 		want: map[string]string{"Kptfile": kptfile("app") +
 			"upstream:\n  type: git\n  git:\n    repo: upstream\n    directory: x\n    ref: main\n  updateStrategy: resource-merge\ninfo:\n  description: d\n"},
 	}, {
@@ -217,17 +217,25 @@ func TestUpdateConflicts(t *testing.T) {
 		want:     []pkgupdate.Conflict{{Field: "spec.replicas", Original: "1", Local: "3"}},
 		merged:   strings.Replace(deployment, "  replicas: 1\n", "", 1),
 	}, {
-		name:     "a mapping deleted here, changed upstream",
-		upstream: func(s string) string { return strings.Replace(s, "      app: app\n", "      app: app\n      tier: web\n", 1) },
-		local:    func(s string) string { return strings.Replace(s, "  selector:\n    matchLabels:\n      app: app\n", "", 1) },
-		want:     []pkgupdate.Conflict{{Field: "spec.selector", Original: "{matchLabels: {app: app}}", Upstream: "{matchLabels: {app: app, tier: web}}"}},
-		merged:   strings.Replace(deployment, "  selector:\n    matchLabels:\n      app: app\n", "", 1) + "  selector:\n    matchLabels:\n      tier: web\n",
+		name: "a mapping deleted here, changed upstream",
+		upstream: func(s string) string {
+			return strings.Replace(s, "      app: app\n", "      app: app\n      tier: web\n", 1)
+		},
+		local: func(s string) string {
+			return strings.Replace(s, "  selector:\n    matchLabels:\n      app: app\n", "", 1)
+		},
+		want:   []pkgupdate.Conflict{{Field: "spec.selector", Original: "{matchLabels: {app: app}}", Upstream: "{matchLabels: {app: app, tier: web}}"}},
+		merged: strings.Replace(deployment, "  selector:\n    matchLabels:\n      app: app\n", "", 1) + "  selector:\n    matchLabels:\n      tier: web\n",
 	}, {
-		name:     "added on both sides, differently",
-		upstream: func(s string) string { return strings.Replace(s, "  replicas: 1\n", "  replicas: 1\n  paused: true\n", 1) },
-		local:    func(s string) string { return strings.Replace(s, "  replicas: 1\n", "  replicas: 1\n  paused: false\n", 1) },
-		want:     []pkgupdate.Conflict{{Field: "spec.paused", Local: "false", Upstream: "true"}},
-		merged:   strings.Replace(deployment, "  replicas: 1\n", "  replicas: 1\n  paused: true\n", 1),
+		name: "added on both sides, differently",
+		upstream: func(s string) string {
+			return strings.Replace(s, "  replicas: 1\n", "  replicas: 1\n  paused: true\n", 1)
+		},
+		local: func(s string) string {
+			return strings.Replace(s, "  replicas: 1\n", "  replicas: 1\n  paused: false\n", 1)
+		},
+		want:   []pkgupdate.Conflict{{Field: "spec.paused", Local: "false", Upstream: "true"}},
+		merged: strings.Replace(deployment, "  replicas: 1\n", "  replicas: 1\n  paused: true\n", 1),
 	}, {
 		name:     "changed alike on both sides: no conflict",
 		upstream: func(s string) string { return strings.Replace(s, "replicas: 1", "replicas: 2", 1) },
