@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml/merge3"
 	"sigs.k8s.io/kustomize/kyaml/yaml/walk"
 
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -261,7 +262,7 @@ func same(a, b *yaml.Node) bool {
 		return a.Value == b.Value
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(a.Content); i += 2 {
-			v := valueOf(b, a.Content[i].Value)
+			v := fieldpath.Field(b, a.Content[i].Value)
 			if v == nil || !same(a.Content[i+1], v) {
 				return false
 			}
@@ -274,15 +275,6 @@ func same(a, b *yaml.Node) bool {
 		}
 	}
 	return true
-}
-
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // render writes a value as one line of YAML, cut short when long.

@@ -237,14 +237,8 @@ func assign(m *yaml.Node, key string, v *yaml.Node) {
 	}
 }
 
-// setNode sets the field key of the mapping m to v, keeping the key (and
-// its place) when there is one, appending a new key otherwise.
+// setNode sets the field key of the mapping m to v (fieldpath.Set on bare
+// nodes).
 func setNode(m *yaml.Node, key string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: key}, v)
+	_ = fieldpath.Set(yaml.NewRNode(m), fieldpath.Path{key}, yaml.NewRNode(v))
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -65,7 +66,7 @@ func readTree(files kptpkg.Files, name string) (*tree, error) {
 		if err := checkKptfile(p, docs); err != nil {
 			return nil, fmt.Errorf("the %s package: %w", name, err)
 		}
-		dir := dirOf(p)
+		dir := strings.TrimSuffix(strings.TrimSuffix(p, kptfile.FileName), "/")
 		t.kptfiles[dir] = docs[0]
 		t.lineage[dir], _ = lineageOf(docs[0], p)
 	}
@@ -92,13 +93,6 @@ func (t *tree) has(dir string) bool {
 func (t *tree) unfetched(dir string) bool {
 	l := t.lineage[dir]
 	return l.Upstream != nil && l.Lock == nil
-}
-
-func dirOf(p string) string {
-	if d := path.Dir(p); d != "." {
-		return d
-	}
-	return ""
 }
 
 // bookkeepingLast moves the reader's annotations after the resource's own,
