@@ -289,8 +289,8 @@ func render(n *yaml.Node) string {
 		return "(" + err.Error() + ")"
 	}
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 120 {
-		s = s[:117] + "..."
+	if len(s) > 240 {
+		s = s[:237] + "..."
 	}
 	return s
 }

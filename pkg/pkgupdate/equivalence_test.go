@@ -65,6 +65,13 @@ func scenarios() []scenario {
 		{name: "subpackages", v1: subpackagesV1(), v2: subpackagesV2, edits: subpackageEdits},
 		{name: "kptfile", v1: upstreamV1(), v2: kptfileV2, edits: kptfileEdits, differences: []difference{kptQuotes("cm.yaml", "yes")}},
 		{name: "named-functions", v1: namedV1(), v2: namedV2, edits: namedEdits},
+		{name: "fleet-kptfile", v1: upstreamV1(), v2: kptfileV2, edits: fleetEdits, differences: []difference{kptQuotes("cm.yaml", "yes")},
+			conflicts: []pkgupdate.Conflict{{
+				Ref: kptfileRef, File: "Kptfile", Field: "pipeline.mutators",
+				Original: "[{image: 'gcr.io/kpt-fn/set-labels:v0.1', configMap: {app: app}}]",
+				Local:    "[{image: 'gcr.io/kpt-fn/set-annotations:v0.1.4', configMap: {owner: me}, name: PackageVariant.ns.pv.0}, {image: 'gcr.io/kpt-fn/set-labels:v0.1', configMap: {app: app}}]",
+				Upstream: "[{image: 'gcr.io/kpt-fn/set-labels:v0.1', configMap: {app: app, env: prod}}, {image: 'gcr.io/kpt-fn/set-namespace:v0.4', configMap: {namespace: web}}]",
+			}}},
 		{name: "no-kptfile", v1: noKptfileV1(), v2: noKptfileV2, edits: func(t testing.TB, f kptpkg.Files) kptpkg.Files {
 			return edit(t, f, map[string]func(string) string{"a.yaml": sub(t, "k: v", "k: mine")})
 		}},
@@ -495,5 +502,20 @@ func TestKptDifferences(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("err = %v\nwant %s", err, want)
 		}
+	})
+}
+
+// fleetEdits change the downstream's Kptfile as kptkit's fleet (and Porch)
+// do: an owner annotation, a readiness gate and its condition, a
+// PackageVariant's function before the upstream's (unnamed) ones: a
+// conflict when the upstream changes its functions too.
+func fleetEdits(t testing.TB, files kptpkg.Files) kptpkg.Files {
+	return edit(t, files, map[string]func(string) string{
+		"Kptfile": func(s string) string {
+			s = sub(t, "    config.kubernetes.io/local-config: \"true\"\n", "    config.kubernetes.io/local-config: \"true\"\n    kptkit.dev/owner: ns/pv\n")(s)
+			s = sub(t, "  description: the app\n", "  description: the app\n  readinessGates:\n    - conditionType: config.injection.Cluster.cluster\n")(s)
+			s = string(namedEdits(t, kptpkg.Files{"Kptfile": []byte(s)})["Kptfile"])
+			return s + "status:\n  conditions:\n    - type: config.injection.Cluster.cluster\n      status: \"True\"\n      reason: ConfigInjected\n"
+		},
 	})
 }
