@@ -81,6 +81,7 @@ func scenarios() []scenario {
 var kptfileRef = result.ResourceRef{APIVersion: "kpt.dev/v1", Kind: "Kptfile", Name: "app"}
 
 func TestKptEquivalence(t *testing.T) {
+	t.Parallel()
 	e := newKptEnv(t)
 	list := scenarios()
 	type published struct{ o1, o2 pkgupdate.Origin }
@@ -397,6 +398,7 @@ func noKptfileV2(t testing.TB, v1 kptpkg.Files) kptpkg.Files {
 // its Kptfile), moved to that package's next version in the upstream's next
 // version, with a downstream edit in it.
 func TestKptEquivalenceRemoteSubpackage(t *testing.T) {
+	t.Parallel()
 	e := newKptEnv(t)
 	e.publish("lib", kptpkg.Files{"Kptfile": []byte(kptfile("lib")), "l.yaml": []byte(configMap("l", "k: v"))}, "lib/v1")
 	e.publish("app", kptpkg.Files{"Kptfile": []byte(kptfile("app")), "a.yaml": []byte(configMap("a", "k: v"))}, "lib-base")
@@ -438,6 +440,7 @@ func TestKptEquivalenceRemoteSubpackage(t *testing.T) {
 // TestKptDifferences shows, with the real kpt, where kptkit's output differs
 // from kpt's on purpose.
 func TestKptDifferences(t *testing.T) {
+	t.Parallel()
 	e := newKptEnv(t)
 	kf := "# the app\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app # its name\npipeline:\n  mutators:\n" +
 		"    - image: gcr.io/kpt-fn/set-labels:v0.1\n      configMap:\n        tier: web\n        app: app\n"
