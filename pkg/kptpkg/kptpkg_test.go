@@ -91,7 +91,7 @@ func TestTree(t *testing.T) {
 		{"Ignored d.skip.yaml", f.Ignored("d.skip.yaml"), true},
 		{"Ignored sub/ignored/t.yaml", f.Ignored("sub/ignored/t.yaml"), false},
 		{"Ignored notes/x.yml", f.Ignored("notes/x.yml"), false},
-		{"ResourceFiles", f.ResourceFiles(), []string{"Kptfile", "a.yaml", "notes/x.yml", "sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml", "sub-other/v.yaml"}},
+		{"ResourcePaths", f.ResourcePaths("", true), []string{"Kptfile", "a.yaml", "notes/x.yml", "sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml", "sub-other/v.yaml"}},
 	} {
 		if diff := cmp.Diff(c.want, c.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
