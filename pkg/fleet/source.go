@@ -2,11 +2,13 @@ package fleet
 
 import (
 	"fmt"
+	"path"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/pkgupdate"
 )
 
 // Want is the upstream package revision a variant asks for.
@@ -32,13 +34,9 @@ func (w Want) String() string {
 }
 
 // Origin is where an upstream package revision lives, as a downstream's
-// Kptfile records it (upstream and upstreamLock).
-type Origin struct {
-	Repo      string // the git repository, as the Repository names it
-	Directory string // the package's folder in it, as kpt writes it (/catalog/app)
-	Ref       string // the tag or branch asked for
-	Commit    string // the commit; "" for a folder upstream
-}
+// Kptfile records it (upstream and upstreamLock); Commit is "" for a folder
+// upstream.
+type Origin = pkgupdate.Origin
 
 // Upstream is one revision of an upstream package.
 type Upstream struct {
@@ -90,7 +88,7 @@ func (r *runner) upstream(namespace string, want Want, repo *porch.Repository) *
 	if e.err != nil {
 		return e
 	}
-	if e.clone, e.err = clone(e.up, want.Package); e.err != nil {
+	if e.clone, e.err = clone(e.up, path.Base(want.Package)); e.err != nil {
 		e.err = fmt.Errorf("cannot clone %s: %w", want, e.err)
 		return e
 	}

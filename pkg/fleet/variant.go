@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/pipeline"
 	"github.com/kptkit/kptkit/pkg/pkgcontext"
+	"github.com/kptkit/kptkit/pkg/pkgupdate"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -64,18 +66,22 @@ func (r *runner) process(j *job) {
 		return
 	}
 	b, err := r.base(j, up, existing, own)
-	if err != nil {
+	switch {
+	case errors.Is(err, errFailed):
+		return // recorded on the variant
+	case err != nil:
 		v.fail(ReasonError, "%v", err)
 		return
-	}
-	if len(b.conflicts) > 0 {
-		v.fail(ReasonConflict, "updating %s from %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
+	case len(b.conflicts) > 0:
+		v.fail(ReasonConflict, "updating %s to %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
 			j.path, v.Upstream, strings.Join(b.conflicts, "; "))
 		return
 	}
-	files, err := r.build(j, b)
-	if err != nil {
-		return // build recorded the failure
+	files := b.done
+	if files == nil {
+		if files, err = r.build(j, b); err != nil {
+			return // recorded on the variant
+		}
 	}
 	if files, err = sealFiles(files, inputs); err != nil {
 		v.fail(ReasonError, "%v", err)
@@ -101,6 +107,9 @@ type base struct {
 	items, before []*yaml.RNode
 	own           ownership
 	conflicts     []string
+	// done is the package as it is to be written, when it is made already
+	// (an update whose downstream had no edits of its own).
+	done kptpkg.Files
 }
 
 // base decides what the variant starts from: a fresh clone of its
@@ -119,7 +128,7 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own owne
 		j.v.Adopted = true
 		own = ownership{} // an adopted package is rendered again
 	}
-	lock, locked, err := lockOf(existing)
+	lock, locked, err := pkgupdate.Lock(existing)
 	if err != nil {
 		return nil, fmt.Errorf("the downstream package %s: %w", j.path, err)
 	}
@@ -138,17 +147,66 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own owne
 	case !locked || sameRevision(lock, up.up.Origin):
 		return parsed(existing, own)
 	}
+	return r.update(j, up, existing, lock, own)
+}
+
+// update merges the moved upstream into the downstream as kpt pkg update
+// does, three ways: the base is what the variant made of the upstream it
+// was made from (cloned, changed and rendered as now), the update what it
+// makes of the new one, so that neither the variant's own changes nor its
+// rendering count as downstream edits — only edits by hand do, and they
+// are kept. Without such edits the package is the update itself; with
+// them, the merged package is changed and rendered again.
+func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Origin, own ownership) (*base, error) {
 	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
-	old, err := r.opts.Source.At(lock, repo)
+	oldFiles, err := r.opts.Source.At(lock, repo)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the upstream the downstream package %s was made from (%s@%s): %w", j.path, lock.Directory, lock.Ref, err)
+		return nil, fmt.Errorf("cannot read the upstream the downstream package %s was made from (%s at %s): %w", j.path, lock.Directory, lock.Ref, err)
 	}
-	merged, conflicts, err := update(old, up.up.Files, existing, up.up.Origin, r.opts.TakeUpstream)
+	oldClone, err := pkgupdate.Clone(oldFiles, path.Base(j.pv.Spec.Downstream.Package), lock)
 	if err != nil {
-		return nil, fmt.Errorf("cannot update %s from %s: %w", j.path, j.want, err)
+		return nil, fmt.Errorf("cannot clone the upstream the downstream package %s was made from: %w", j.path, err)
 	}
-	if len(conflicts) > 0 {
-		return &base{conflicts: conflicts}, nil
+	oldBase, err := parsed(oldClone, ownership{})
+	if err != nil {
+		return nil, err
+	}
+	was, _, failure := r.make(j, oldBase)
+	if failure != nil {
+		j.v.fail(failure.reason, "making the base of the update (%s at %s): %s", lock.Directory, lock.Ref, failure.message)
+		return nil, errFailed
+	}
+	newBase, err := r.fresh(j, up)
+	if err != nil {
+		return nil, err
+	}
+	now, rs, failure := r.make(j, newBase)
+	if failure != nil {
+		j.v.Results = append(j.v.Results, rs...)
+		j.v.fail(failure.reason, "%s", failure.message)
+		return nil, errFailed
+	}
+	if local, err = editKptfile(local, func(kf *yaml.RNode) error { return annotate(kf, v1alpha1.AnnotationRendered, "") }); err != nil {
+		return nil, err
+	}
+	policy := pkgupdate.KeepLocal
+	if r.opts.TakeUpstream {
+		policy = pkgupdate.TakeUpstream
+	}
+	merged, conflicts, err := pkgupdate.Update(was, now, local, up.up.Origin, policy)
+	if err != nil {
+		return nil, fmt.Errorf("cannot update %s to %s: %w", j.path, j.want, err)
+	}
+	if len(conflicts) > 0 && policy == pkgupdate.KeepLocal {
+		b := &base{}
+		for _, c := range conflicts {
+			b.conflicts = append(b.conflicts, c.Error())
+		}
+		return b, nil
+	}
+	if merged.Equal(now) {
+		j.v.Results = append(j.v.Results, rs...)
+		return &base{done: now}, nil
 	}
 	return parsed(merged, own)
 }
@@ -235,34 +293,46 @@ func pathOf(n *yaml.RNode) (string, bool) {
 	return p, ok
 }
 
-// build gives the package what Porch gives a variant's package — its name
+// failure is why a variant's package could not be made: its Ready
+// condition's reason and message.
+type failure struct{ reason, message string }
+
+// make gives the package what Porch gives a variant's package — its name
 // and package context, its pipeline, its injection points filled, and the
-// owner — then renders it. A failure is recorded on the variant.
-func (r *runner) build(j *job, b *base) (kptpkg.Files, error) {
-	v := j.v
+// owner — then renders it.
+func (r *runner) make(j *job, b *base) (kptpkg.Files, []result.Result, *failure) {
 	items, rs := r.mutate(j, b.items)
-	v.Results = append(v.Results, rs...)
 	if result.List(rs).HasError() {
-		v.fail(ReasonError, "%s", errorMessages(rs))
-		return nil, errFailed
+		return nil, rs, &failure{ReasonError, errorMessages(rs)}
 	}
 	if r.opts.Render == nil {
 		files, err := kptpkg.Sink(items, b.before, b.files)
 		if err != nil {
-			v.fail(ReasonError, "%v", err)
+			return nil, rs, &failure{ReasonError, err.Error()}
 		}
-		return files, err
+		return files, rs, nil
 	}
 	files, rrs, err := r.opts.Render.Render(b.files, items, b.before)
-	v.Results = append(v.Results, rrs...)
+	rs = append(rs, rrs...)
 	if err != nil {
-		v.fail(ReasonRenderFailed, "%v", err)
-		return nil, err
+		return nil, rs, &failure{ReasonRenderFailed, err.Error()}
+	}
+	return files, rs, nil
+}
+
+// build makes the package, recording results and failure on the variant.
+func (r *runner) build(j *job, b *base) (kptpkg.Files, error) {
+	files, rs, f := r.make(j, b)
+	j.v.Results = append(j.v.Results, rs...)
+	if f != nil {
+		j.v.fail(f.reason, "%s", f.message)
+		return nil, errFailed
 	}
 	return files, nil
 }
 
-var errFailed = fmt.Errorf("failed")
+// errFailed: the failure is recorded on the variant already.
+var errFailed = errors.New("failed")
 
 // mutate applies the variant to the package's items.
 func (r *runner) mutate(j *job, items []*yaml.RNode) ([]*yaml.RNode, []result.Result) {
