@@ -103,7 +103,7 @@ func TestUpdateKeepsEdits(t *testing.T) {
 		t.Fatalf("v1: %s", v)
 	}
 	v1 := store.pkgs["edge01/app"].Clone()
-	edit(t, store, "settings.yaml", "level: info", "level: debug")                 // a field upstream leaves alone
+	edit(t, store, "settings.yaml", "level: info", "level: debug")                       // a field upstream leaves alone
 	edit(t, store, "deploy.yaml", "  name: app\n", "  name: app\n  labels: {team: a}\n") // a label added
 	v := runFleet(t, gitFleet(t, repo, "2"), store, false)
 	if v.Outcome != fleet.Updated {
