@@ -177,14 +177,8 @@ func (o *Out) Write(p string, files kptpkg.Files) (bool, error) {
 	if err := o.root.MkdirAll(newDir, 0o755); err != nil {
 		return false, err
 	}
-	for _, f := range files.Paths() {
-		target := path.Join(newDir, f)
-		if err := o.root.MkdirAll(path.Dir(target), 0o755); err != nil {
-			return false, err
-		}
-		if err := o.root.WriteFile(target, files[f], 0o644); err != nil {
-			return false, err
-		}
+	if err := writeAll(o.root, newDir, files); err != nil {
+		return false, err
 	}
 	if current != nil {
 		if err := o.root.Rename(p, oldDir); err != nil {
@@ -235,4 +229,27 @@ func (o *Out) WriteFile(p string, data []byte) (bool, error) {
 		return false, err
 	}
 	return true, o.root.Rename(tmp, p)
+}
+
+// writeAll writes files into the folder dir of root (a root of its own, so
+// that each file is reached from it), making the folders they need.
+func writeAll(root *os.Root, dir string, files kptpkg.Files) error {
+	sub, err := root.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer sub.Close()
+	made := map[string]bool{".": true}
+	for _, f := range files.Paths() {
+		if d := path.Dir(f); !made[d] {
+			if err := sub.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+		if err := sub.WriteFile(f, files[f], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,16 +76,31 @@ var unsealed = "sha256:" + strings.Repeat("0", 64)
 // sealPattern finds a seal in a Kptfile.
 var sealPattern = regexp.MustCompile(`(` + regexp.QuoteMeta(v1alpha1.AnnotationRendered) + `: ['"]?)sha256:[0-9a-f]{64}`)
 
-// sealFiles records the seal in the package's root Kptfile: written with
-// the placeholder, then the placeholder replaced.
+// sealFiles records the seal in the package's root Kptfile: on the line
+// after the owner's (which the variant always writes), else through an edit
+// of the Kptfile.
 func sealFiles(files kptpkg.Files, inputs string) (kptpkg.Files, error) {
-	files, err := editKptfile(files, func(kf *yaml.RNode) error {
-		return annotate(kf, v1alpha1.AnnotationRendered, unsealed)
-	})
-	if err != nil {
-		return nil, err
+	kf := files[kptfile.FileName]
+	if m := ownerLine.FindSubmatchIndex(kf); m != nil && !sealPattern.Match(kf) {
+		indent := string(kf[m[2]:m[3]])
+		line := indent + v1alpha1.AnnotationRendered + ": " + unsealed + "\n"
+		sealed := slices.Concat(kf[:m[1]], []byte(line), kf[m[1]:])
+		files = files.Clone()
+		files[kptfile.FileName] = sealed
+	} else {
+		var err error
+		files, err = editKptfile(files, func(kf *yaml.RNode) error {
+			return annotate(kf, v1alpha1.AnnotationRendered, unsealed)
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	s := seal(inputs, files)
 	files[kptfile.FileName] = sealPattern.ReplaceAll(files[kptfile.FileName], []byte("${1}"+s))
 	return files, nil
 }
+
+// ownerLine finds the owner annotation's line (written by the variant, a
+// plain scalar) and its indentation.
+var ownerLine = regexp.MustCompile(`(?m)^( +)` + regexp.QuoteMeta(v1alpha1.AnnotationOwner) + `: [^\n'"]*\n`)

@@ -7,11 +7,11 @@ import (
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // Sink returns the package's files after functions changed its items (read
@@ -56,14 +56,19 @@ func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
 
 // group sorts a package's items into files, each in index order.
 func group(items []*yaml.RNode) (map[string][]*yaml.RNode, error) {
-	byFile := map[string][]*yaml.RNode{}
+	type placed struct {
+		n     *yaml.RNode
+		index int
+	}
+	byFile := map[string][]placed{}
 	for _, n := range items {
-		if n.GetAnnotations(v1alpha1.AnnotationInCluster)[v1alpha1.AnnotationInCluster] == "true" {
+		a := annotations(n.YNode())
+		if a[v1alpha1.AnnotationInCluster] == "true" {
 			continue
 		}
-		p, _, err := kioutil.GetFileAnnotations(n)
-		if err != nil {
-			return nil, err
+		p := a[kptfile.AnnotationInternalPath]
+		if p == "" {
+			p = a[kptfile.AnnotationPath]
 		}
 		if p == "" {
 			return nil, fmt.Errorf("%s/%s has no %s annotation: cannot tell which file it belongs to", n.GetKind(), n.GetName(), kptfile.AnnotationPath)
@@ -71,12 +76,39 @@ func group(items []*yaml.RNode) (map[string][]*yaml.RNode, error) {
 		if err := CheckPath("file", p); err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", n.GetKind(), n.GetName(), err)
 		}
-		byFile[p] = append(byFile[p], n)
+		idx, ok := a[kptfile.AnnotationInternalIndex]
+		if !ok {
+			idx = a[kptfile.AnnotationIndex]
+		}
+		i, _ := strconv.Atoi(idx)
+		byFile[p] = append(byFile[p], placed{n, i})
 	}
-	for _, ns := range byFile {
-		slices.SortStableFunc(ns, func(a, b *yaml.RNode) int { return index(a) - index(b) })
+	out := make(map[string][]*yaml.RNode, len(byFile))
+	for p, ns := range byFile {
+		slices.SortStableFunc(ns, func(a, b placed) int { return a.index - b.index })
+		sorted := make([]*yaml.RNode, len(ns))
+		for i, x := range ns {
+			sorted[i] = x.n
+		}
+		out[p] = sorted
 	}
-	return byFile, nil
+	return out, nil
+}
+
+// annotations reads an item's annotations that are plain scalars, without
+// kyaml's metadata decoding (this runs for every item a package writes).
+func annotations(n *yaml.Node) map[string]string {
+	a := fieldpath.Field(fieldpath.Field(n, "metadata"), "annotations")
+	if a == nil || a.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := make(map[string]string, len(a.Content)/2)
+	for i := 0; i+1 < len(a.Content); i += 2 {
+		if v := a.Content[i+1]; v.Kind == yaml.ScalarNode {
+			out[a.Content[i].Value] = v.Value
+		}
+	}
+	return out
 }
 
 // Encode writes one file's items as kpt writes a package file: documents
@@ -117,10 +149,4 @@ func SameNode(a, b *yaml.Node) bool {
 		}
 	}
 	return true
-}
-
-func index(n *yaml.RNode) int {
-	_, idx, _ := kioutil.GetFileAnnotations(n)
-	i, _ := strconv.Atoi(idx)
-	return i
 }
