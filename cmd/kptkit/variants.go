@@ -9,20 +9,17 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/fleetio"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/internal/upstream"
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
-	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 func init() {
@@ -142,7 +139,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kptkit variants render: %v\n", err)
 		return 1
 	}
-	in, err := readFleet(c.variants, c.cluster)
+	in, err := fleetio.ReadInput(c.variants, c.cluster)
 	if err != nil {
 		return fail(err)
 	}
@@ -151,7 +148,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	}
 	src := &upstream.Source{RepoMap: c.repoMap, FolderName: c.upstream}
 	if c.upstream != "" {
-		if src.Folder, err = readUpstreams(c.upstream); err != nil {
+		if src.Folder, err = fleetio.ReadUpstreams(c.upstream); err != nil {
 			return fail(err)
 		}
 	}
@@ -160,10 +157,10 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	defer out.Close()
-	var store fleet.Store = outStore{out}
-	var dry *dryRun
+	var store fleet.Store = fleetio.Store{Out: out}
+	var dry *fleetio.DryRun
 	if c.dryRun || c.check {
-		dry = &dryRun{outStore: outStore{out}}
+		dry = &fleetio.DryRun{Store: fleetio.Store{Out: out}}
 		store = dry
 	}
 	opts := fleet.Options{
@@ -190,7 +187,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	}
 	summarize(stdout, stderr, c.out, report, c.asJSON)
 	if dry != nil && c.dryRun {
-		dry.print(stdout, c.out)
+		dry.Diff(stdout, c.out)
 	}
 	switch {
 	case report.Failed():
@@ -267,83 +264,6 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stderr, "failed: %s/%s (%s): %s\n", v.Namespace, v.Name, v.Where, v.Message)
 		}
 	}
-}
-
-// readFleet reads the variants and the cluster's objects.
-func readFleet(variants, cluster string) (fleet.Input, error) {
-	var in fleet.Input
-	var err error
-	if in.Variants, in.VariantFiles, err = readObjects(variants); err != nil {
-		return in, err
-	}
-	if cluster != "" {
-		if in.Cluster, in.ClusterFiles, err = readObjects(cluster); err != nil {
-			return in, err
-		}
-	}
-	return in, nil
-}
-
-// readObjects reads every document of a YAML file, or of the YAML files
-// below a folder, with the file each came from.
-func readObjects(root string) ([]*yaml.RNode, []string, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, nil, err
-	}
-	files := kptpkg.Files{}
-	if info.IsDir() {
-		if files, err = pkgfs.Read(root); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		b, err := os.ReadFile(root)
-		if err != nil {
-			return nil, nil, err
-		}
-		files[filepath.Base(root)] = b
-	}
-	var nodes []*yaml.RNode
-	var where []string
-	for _, p := range files.Paths() {
-		if !kptpkg.IsResource(p) || (info.IsDir() && files.Ignored(p)) {
-			continue
-		}
-		name := filepath.Join(root, p)
-		if !info.IsDir() {
-			name = root
-		}
-		read, err := (&kio.ByteReader{Reader: bytes.NewReader(files[p]), OmitReaderAnnotations: true}).Read()
-		if err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %w", name, err)
-		}
-		for range read {
-			where = append(where, name)
-		}
-		nodes = append(nodes, read...)
-	}
-	return nodes, where, nil
-}
-
-// readUpstreams reads a folder of packages; a folder that is one package
-// holds it under its base name.
-func readUpstreams(root string) (kptpkg.Files, error) {
-	files, err := pkgfs.Read(root)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := files[kptfile.FileName]; !ok {
-		if len(files.Packages()) == 0 {
-			return nil, fmt.Errorf("%s holds no package (no Kptfile)", root)
-		}
-		return files, nil
-	}
-	name := filepath.Base(filepath.Clean(root))
-	named := kptpkg.Files{}
-	for p, b := range files {
-		named[name+"/"+p] = b
-	}
-	return named, nil
 }
 
 // mapFlag is a repeatable KEY=VALUE flag.

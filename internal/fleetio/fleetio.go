@@ -1,0 +1,98 @@
+// Package fleetio is where a fleet meets the disk: its inputs read from
+// files and folders (variants, cluster objects, upstream folders), and its
+// output folder as the fleet's Store — written package by package, or, in
+// a dry run, only compared.
+package fleetio
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// ReadInput reads the variants and the cluster's objects ("" for none).
+func ReadInput(variants, cluster string) (fleet.Input, error) {
+	var in fleet.Input
+	var err error
+	if in.Variants, in.VariantFiles, err = ReadObjects(variants); err != nil {
+		return in, err
+	}
+	if cluster != "" {
+		if in.Cluster, in.ClusterFiles, err = ReadObjects(cluster); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
+
+// ReadObjects reads every document of a YAML file, or of the YAML files
+// below a folder (as kpt reads a package's: .krmignore honoured), with the
+// file each came from.
+func ReadObjects(root string) ([]*yaml.RNode, []string, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := kptpkg.Files{}
+	if info.IsDir() {
+		if files, err = pkgfs.Read(root); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		b, err := os.ReadFile(root)
+		if err != nil {
+			return nil, nil, err
+		}
+		files[filepath.Base(root)] = b
+	}
+	var nodes []*yaml.RNode
+	var where []string
+	for _, p := range files.Paths() {
+		if !kptpkg.IsResource(p) || (info.IsDir() && files.Ignored(p)) {
+			continue
+		}
+		name := root
+		if info.IsDir() {
+			name = filepath.Join(root, p)
+		}
+		read, err := (&kio.ByteReader{Reader: bytes.NewReader(files[p]), OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot read %s: %w", name, err)
+		}
+		for range read {
+			where = append(where, name)
+		}
+		nodes = append(nodes, read...)
+	}
+	return nodes, where, nil
+}
+
+// ReadUpstreams reads a folder of upstream packages; a folder that is one
+// package holds it under its base name.
+func ReadUpstreams(root string) (kptpkg.Files, error) {
+	files, err := pkgfs.Read(root)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := files[kptfile.FileName]; !ok {
+		if len(files.Packages()) == 0 {
+			return nil, fmt.Errorf("%s holds no package (no Kptfile)", root)
+		}
+		return files, nil
+	}
+	name := filepath.Base(filepath.Clean(root))
+	named := kptpkg.Files{}
+	for p, b := range files {
+		named[name+"/"+p] = b
+	}
+	return named, nil
+}

@@ -1,0 +1,112 @@
+package fleetio
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/textdiff"
+)
+
+// Store is an output folder as the fleet's Store: every package written
+// whole (pkgfs.Out).
+type Store struct{ Out *pkgfs.Out }
+
+var _ fleet.Store = Store{}
+
+// Packages lists the output's packages with their Kptfiles.
+func (s Store) Packages() ([]fleet.Stored, error) {
+	paths, err := s.Out.Packages()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fleet.Stored, 0, len(paths))
+	for _, p := range paths {
+		kf, err := s.Out.ReadFile(path.Join(p, kptfile.FileName))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fleet.Stored{Path: p, Kptfile: kf})
+	}
+	return out, nil
+}
+
+func (s Store) Read(p string) (kptpkg.Files, error)              { return s.Out.Read(p) }
+func (s Store) Write(p string, files kptpkg.Files) (bool, error) { return s.Out.Write(p, files) }
+func (s Store) Delete(p string) error                            { return s.Out.Delete(p) }
+
+// DryRun is an output folder read but never written: it keeps what a run
+// would write, for a diff (--dry-run) or a verdict (--check).
+type DryRun struct {
+	Store
+	mu      sync.Mutex
+	changes map[string]change
+}
+
+type change struct {
+	old, new kptpkg.Files // new is nil for a deletion
+}
+
+// Write keeps the package's new files when they differ.
+func (d *DryRun) Write(p string, files kptpkg.Files) (bool, error) {
+	old, err := d.Out.Read(p)
+	if err != nil || (old != nil && old.Equal(files)) {
+		return false, err
+	}
+	d.record(p, change{old: old, new: files})
+	return true, nil
+}
+
+// Delete keeps that the package would go.
+func (d *DryRun) Delete(p string) error {
+	old, err := d.Out.Read(p)
+	if err != nil {
+		return err
+	}
+	d.record(p, change{old: old})
+	return nil
+}
+
+func (d *DryRun) record(p string, c change) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.changes == nil {
+		d.changes = map[string]change{}
+	}
+	d.changes[p] = c
+}
+
+// Diff writes a unified diff of every change, packages and files in order,
+// named as git names them (a/<out>/<package>/<file>).
+func (d *DryRun) Diff(w io.Writer, out string) {
+	for _, p := range slices.Sorted(maps.Keys(d.changes)) {
+		c := d.changes[p]
+		files := map[string]bool{}
+		for f := range c.old {
+			files[f] = true
+		}
+		for f := range c.new {
+			files[f] = true
+		}
+		for _, f := range slices.Sorted(maps.Keys(files)) {
+			name := strings.TrimPrefix(path.Join(filepath.ToSlash(out), p, f), "/")
+			oldName, newName := "a/"+name, "b/"+name
+			if _, ok := c.old[f]; !ok {
+				oldName = "/dev/null"
+			}
+			if _, ok := c.new[f]; !ok {
+				newName = "/dev/null"
+			}
+			fmt.Fprint(w, textdiff.Unified(oldName, newName, string(c.old[f]), string(c.new[f])))
+		}
+	}
+}
