@@ -17,9 +17,9 @@ import (
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
-	"github.com/kptkit/kptkit/pkg/pkgfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
+	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
 )
 
 func init() {

@@ -14,8 +14,8 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
-	"github.com/kptkit/kptkit/pkg/pkgfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
 )
 
 // Read returns the package's Stack: the one named name, or its only one.

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
-	"github.com/kptkit/kptkit/pkg/pkger"
 	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
 // validate applies pkger's rules to the influxdata.com/v2alpha1 resources

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/pkger"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
 // objects reads a multi-document package file as pkger objects, each at

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/pkgfile"
+	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
 )
 
 const labelYAML = `apiVersion: influxdata.com/v2alpha1
