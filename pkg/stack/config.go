@@ -10,6 +10,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
 // KindApplyStack is the accepted functionConfig kind.
@@ -26,6 +27,12 @@ type Options struct {
 	Stack string
 	// Now is the time recorded as createdAt and updatedAt.
 	Now time.Time
+	// Env holds the values of environment references, by key.
+	Env pkger.Env
+	// Secrets names the secrets known to be provided.
+	Secrets []string
+	// DryRun plans and reports without changing the record.
+	DryRun bool
 }
 
 // OptionsFrom reads the options from the functionConfig (nil: none) and the
@@ -48,6 +55,13 @@ func OptionsFrom(c *krmfn.Config, env krmfn.Env) (Options, []result.Result) {
 		}
 	}
 	opts.Stack = cfg.Stack
+	opts.Secrets, opts.DryRun = cfg.Secrets, cfg.DryRun
+	if len(cfg.EnvRefs) > 0 {
+		opts.Env = make(pkger.Env, len(cfg.EnvRefs))
+		for k, v := range cfg.EnvRefs {
+			opts.Env[k] = string(v)
+		}
+	}
 	now, err := clock(string(cfg.Now), env)
 	if err != nil {
 		rs = append(rs, result.Errorf("%s", err))

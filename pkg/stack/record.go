@@ -142,21 +142,39 @@ func (t *target) write(rl *resourcelist.ResourceList, st v1alpha1.StackStatus) e
 // statusNode encodes a record in the order the Stack shows it.
 func statusNode(st v1alpha1.StackStatus) *yaml.RNode {
 	var b nodes
-	m := b.mapping(6)
+	m := b.mapping(10)
 	b.add(m, "stackID", b.str(st.StackID))
 	b.add(m, "createdAt", b.str(string(st.CreatedAt)))
 	b.add(m, "updatedAt", b.str(string(st.UpdatedAt)))
 	b.add(m, "revision", b.node(yaml.ScalarNode, yaml.NodeTagInt, strconv.Itoa(st.Revision), nil))
+	if st.EventType != "" {
+		b.add(m, "eventType", b.str(st.EventType))
+	}
 	config := st.Config
 	if config == nil {
 		config = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 	}
 	b.add(m, "config", config)
+	for _, f := range []struct {
+		key  string
+		keys []string
+	}{{"missingEnvRefs", st.MissingEnvRefs}, {"missingSecrets", st.MissingSecrets}} {
+		if len(f.keys) > 0 {
+			list := b.sequence(len(f.keys))
+			for _, k := range f.keys {
+				list.Content = append(list.Content, b.str(k))
+			}
+			b.add(m, f.key, list)
+		}
+	}
 	resources := b.sequence(len(st.Resources))
 	for _, r := range st.Resources {
 		resources.Content = append(resources.Content, b.resource(r))
 	}
 	b.add(m, "resources", resources)
+	if st.LastApplied != "" {
+		b.add(m, "lastApplied", b.str(st.LastApplied))
+	}
 	return yaml.NewRNode(m)
 }
 

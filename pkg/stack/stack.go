@@ -1,13 +1,20 @@
 // Package stack makes applying a kpt package idempotent, as InfluxDB's pkger
 // stacks do: a ResourceList and Options go in; out come the package's Stack
 // item (fn.kptkit.dev/v1alpha1, local config) recording, for every tracked
-// resource, its identity, a stable id, a checksum of its content and its
-// associations, and one result per change (created, updated, deleted, or
-// "no changes"). A re-apply of the same package leaves the Stack
-// byte-identical; a package with any error is refused and nothing changes.
+// resource, its identity, a stable id, a checksum and the content it was
+// applied with, and its associations, and one result per change (created,
+// updated, deleted, or "no changes"). A re-apply of the same package leaves
+// the Stack byte-identical; a package with any error is refused and nothing
+// changes. A dry run (Preview) works the apply out and reports pkger's diff
+// and summary without changing anything.
 package stack
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
@@ -17,7 +24,8 @@ import (
 var Function = krmfn.Function{Name: "apply-stack", Run: Run}
 
 // Run reads the options from the functionConfig and the environment, and
-// applies the package to its stack.
+// applies the package to its stack (or, with ApplyStack.dryRun, reports
+// what applying it would change).
 func Run(rl *resourcelist.ResourceList, env krmfn.Env) error {
 	opts, rs := OptionsFrom(krmfn.ConfigOf(rl), env)
 	if len(rs) > 0 {
@@ -31,25 +39,155 @@ func Run(rl *resourcelist.ResourceList, env krmfn.Env) error {
 
 // Apply records the package's tracked resources in its Stack and reports
 // every change. Any problem refuses the whole apply: the results say why and
-// nothing changes.
+// nothing changes. With opts.DryRun nothing changes either: the results say
+// what would.
 func Apply(rl *resourcelist.ResourceList, opts Options) ([]result.Result, error) {
-	rs, bad := collect(rl)
-	problems := append(bad, validate(rs)...)
+	s, rs := prepare(rl, opts, false)
+	switch {
+	case s == nil:
+		return rs, nil
+	case opts.DryRun:
+		p, bad := s.preview()
+		if bad != nil {
+			return append(rs, *bad), nil
+		}
+		return append(rs, p.results()...), nil
+	}
+	return s.apply(rl, rs)
+}
+
+// Uninstall is pkger's UninstallStack: an apply of an empty package. Every
+// resource the Stack tracks is deleted from the record, which keeps the
+// stack itself (its id, eventType uninstall, no resources). The package's
+// items are not touched.
+func Uninstall(rl *resourcelist.ResourceList, opts Options) ([]result.Result, error) {
+	s, rs := prepare(rl, opts, true)
+	if s == nil {
+		return rs, nil
+	}
+	return s.apply(rl, rs)
+}
+
+// state is an apply worked out: the package read and checked, the record
+// planned.
+type state struct {
+	opts      Options
+	target    *target
+	all       []*resource // every tracked item, pkger's rules ran on them
+	tracked   []*resource // those the record tracks, in package order
+	uninstall bool
+	next      v1alpha1.StackStatus
+	changes   []Change
+	// recorded says the record changes beyond the resources: the missing
+	// references, or the stack event.
+	recorded bool
+}
+
+// prepare reads and checks the package and plans the record. It returns
+// nil when the apply is refused (the results say why) or there is nothing
+// to do; the results hold any warnings too. For an uninstall the package's
+// resources are neither read nor checked.
+func prepare(rl *resourcelist.ResourceList, opts Options, uninstall bool) (*state, []result.Result) {
+	s := &state{opts: opts, uninstall: uninstall}
+	var problems []result.Result
+	if !uninstall {
+		all, tracked, bad := collect(rl, opts.Env)
+		problems = validate(all, tracked, bad)
+		s.all, s.tracked = all, tracked
+	}
 	t, bad := findTarget(rl, opts.Stack)
-	if problems = append(problems, bad...); len(problems) > 0 {
-		return problems, nil
+	if problems = append(problems, bad...); result.List(problems).HasError() {
+		return nil, problems
 	}
-	if t.item == nil && len(rs) == 0 {
-		return nil, nil // nothing to track, and no record to keep
+	if t.item == nil && (uninstall || len(s.tracked) == 0) {
+		if uninstall {
+			problems = append(problems, result.Errorf("the package has no Stack to uninstall"))
+		}
+		return nil, problems // nothing to track, and no record to keep
 	}
-	next, changes := plan(t.record.Status, rs, t.name, opts.Now)
-	if len(changes) == 0 {
-		return []result.Result{t.item.Infof("no changes")}, nil
+	s.target = t
+	s.plan()
+	return s, problems
+}
+
+// plan works out the new record and the changes.
+func (s *state) plan() {
+	old := s.target.record.Status
+	s.next, s.changes = plan(old, s.tracked, s.target.name, s.opts.Now)
+	env, secrets := s.missing()
+	event := old.EventType
+	if s.uninstall {
+		event = v1alpha1.EventUninstall
+	} else if len(s.changes) > 0 {
+		event = ""
 	}
-	if err := t.write(rl, next); err != nil {
+	s.recorded = !slices.Equal(env, old.MissingEnvRefs) || !slices.Equal(secrets, old.MissingSecrets) || event != old.EventType
+	if len(s.changes) == 0 && s.recorded {
+		s.next = stamp(old, slices.Clone(old.Resources), s.target.name, s.opts.Now)
+	}
+	s.next.MissingEnvRefs, s.next.MissingSecrets, s.next.EventType = env, secrets, event
+}
+
+// changed reports whether the record changes.
+func (s *state) changed() bool { return len(s.changes) > 0 || s.recorded }
+
+// apply writes the planned record and reports the changes.
+func (s *state) apply(rl *resourcelist.ResourceList, rs []result.Result) ([]result.Result, error) {
+	t := s.target
+	if !s.changed() {
+		return append(rs, t.item.Infof("no changes")), nil
+	}
+	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return Content(s.tracked[i].node.YNode()) })
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the last-applied contents: %w", err)
+	}
+	s.next.LastApplied = applied
+	if err := t.write(rl, s.next); err != nil {
 		return nil, err
 	}
-	return report(changes, t), nil
+	rs = append(rs, report(s.changes, t)...)
+	if s.recorded {
+		rs = append(rs, s.recordResult())
+	}
+	return rs, nil
+}
+
+// missing returns the keys of the environment references the options give
+// no value for, and of the secrets they do not name, sorted.
+func (s *state) missing() (env, secrets []string) {
+	for _, r := range s.all {
+		if r.refs == nil {
+			continue
+		}
+		for _, ref := range r.refs.Refs {
+			switch {
+			case ref.Env != "" && !ref.Given(s.opts.Env):
+				env = append(env, ref.Env)
+			case ref.Secret != "" && !slices.Contains(s.opts.Secrets, ref.Secret):
+				secrets = append(secrets, ref.Secret)
+			}
+		}
+	}
+	slices.Sort(env)
+	slices.Sort(secrets)
+	return slices.Compact(env), slices.Compact(secrets)
+}
+
+// recordResult reports what changed in the record beyond its resources.
+func (s *state) recordResult() result.Result {
+	r := result.Result{Severity: result.SeverityInfo, Message: s.recordMessage()}
+	if s.target.item != nil {
+		return s.target.item.Header().Attach(r)
+	}
+	return r.WithRef(result.ResourceRef{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindStack, Name: s.target.name}).WithFile(s.target.path, 0)
+}
+
+func (s *state) recordMessage() string {
+	if s.next.EventType == v1alpha1.EventUninstall && s.target.record.Status.EventType != v1alpha1.EventUninstall {
+		return fmt.Sprintf("uninstalled Stack/%s", s.target.name)
+	}
+	return fmt.Sprintf("recorded missingEnvRefs [%s], missingSecrets [%s]",
+		strings.Join(s.next.MissingEnvRefs, " "), strings.Join(s.next.MissingSecrets, " "))
 }
 
 // report turns the changes into info results, each pointing at its

@@ -11,16 +11,33 @@ import (
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 	"github.com/kptkit/kptkit/pkg/suggest"
 )
 
 // resource is a tracked item of the package, as the record will hold it.
 type resource struct {
-	item  *resourcelist.Item
-	h     resourcelist.Header
+	item *resourcelist.Item
+	h    resourcelist.Header
+	// name is metadata.name, its environment reference resolved (pkger's
+	// items), else as the header reads it.
+	name string
+	// node is the content: the item, or for a pkger item with environment
+	// references a copy with them resolved.
+	node *yaml.RNode
+	// refs is what pkger.Resolve found (pkger's items only).
+	refs  *pkger.Resolved
 	key   string
 	entry v1alpha1.StackResource // all but the id
 	links []link                 // its associations, as written
+}
+
+// problem is a generic check's complaint about a resource's field: it
+// gives way to pkger's message on the same field (validatePkger).
+type problem struct {
+	r      *resource
+	field  string
+	result result.Result
 }
 
 // link is one association as the item writes it.
@@ -43,58 +60,80 @@ func Tracked(h resourcelist.Header) bool {
 }
 
 // collect reads the tracked items: their identity, checksum and
-// associations. Items that cannot be tracked are errors.
-func collect(rl *resourcelist.ResourceList) ([]*resource, []result.Result) {
+// associations, pkger's items with their environment references resolved
+// with env. It returns every tracked item (pkger's rules read them all),
+// those that can be tracked, each identity once, and the generic checks'
+// problems.
+func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*resource, problems []problem) {
 	items := rl.Select(Tracked)
 	var (
-		out  = make([]*resource, 0, len(items))
-		rs   []result.Result
+		slab = make([]resource, len(items)) // one allocation for them all
 		seen = make(map[string]*resource, len(items))
-		all  = make([]resource, len(items)) // one allocation for them all
 		c    canon
 	)
+	all = make([]*resource, len(items))
+	tracked = make([]*resource, 0, len(items))
 	for i, it := range items {
-		res, ok, bad := read(it, &c)
-		if rs = append(rs, bad...); !ok {
+		r := &slab[i]
+		bad := r.read(it, env, &c)
+		all[i] = r
+		if problems = append(problems, bad...); r.key == "" {
 			continue
 		}
-		all[i] = res
-		r := &all[i]
 		if first, ok := seen[r.key]; ok {
-			rs = append(rs, it.Errorf("metadata.name", "%s: %s has the identity (API group, kind, namespace and name) of %s at %s: each resource must be unique",
-				r.h.Where(), name(r.h), name(first.h), at(first.h)))
+			problems = append(problems, r.errorf("metadata.name", "%s: %s has the identity (API group, kind, namespace and name) of %s at %s: each resource must be unique",
+				r.h.Where(), r.ref(), first.ref(), at(first.h)))
 			continue
 		}
 		seen[r.key] = r
-		out = append(out, r)
+		tracked = append(tracked, r)
 	}
-	return out, rs
+	return all, tracked, problems
 }
 
-// read reads one tracked item (c computes its checksum); ok is false when
-// it cannot be tracked.
-func read(it *resourcelist.Item, c *canon) (r resource, ok bool, rs []result.Result) {
+// read reads one tracked item (c computes its checksum); r.key stays empty
+// when it cannot be tracked.
+func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []problem {
 	h := it.Header()
+	*r = resource{item: it, h: h, name: h.Name, node: it.Node()}
+	if h.APIVersion == pkger.APIVersion {
+		resolved := pkger.Resolve(h.Kind, r.node, env)
+		r.refs, r.node, r.name = &resolved, resolved.Node, resolved.Name
+	}
+	var bad []problem
 	if h.Kind == "" {
-		rs = append(rs, it.Errorf("kind", "%s: %s has no kind", h.Where(), name(h)))
+		bad = append(bad, r.errorf("kind", "%s: %s has no kind", h.Where(), r.ref()))
 	}
-	if h.Name == "" {
-		rs = append(rs, it.Errorf("metadata.name", "%s: %s has no metadata.name%s", h.Where(), name(h), nameHint(it.Node())))
+	if r.name == "" {
+		bad = append(bad, r.errorf("metadata.name", "%s: %s has no metadata.name%s", h.Where(), r.ref(), nameHint(it.Node())))
 	}
-	if len(rs) > 0 {
-		return resource{}, false, rs
+	if len(bad) > 0 {
+		return bad
 	}
-	links, bad := readLinks(it, h)
-	return resource{
-		item:  it,
-		h:     h,
-		key:   v1alpha1.IdentityKey(h.APIVersion, h.Kind, h.Namespace, h.Name),
-		links: links,
-		entry: v1alpha1.StackResource{
-			APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Namespace, PkgName: h.Name,
-			Checksum: c.sum(it.Node().YNode()),
-		},
-	}, true, bad
+	links, bad := r.readLinks()
+	r.key = v1alpha1.IdentityKey(h.APIVersion, h.Kind, h.Namespace, r.name)
+	r.links = links
+	r.entry = v1alpha1.StackResource{
+		APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Namespace, PkgName: r.name,
+		Checksum: c.sum(r.node.YNode()),
+	}
+	return bad
+}
+
+// errorf is a generic check's error about the resource's field.
+func (r *resource) errorf(field, format string, args ...any) problem {
+	return problem{r: r, field: field, result: r.item.Errorf(field, format, args...)}
+}
+
+// ref names the resource for messages: Kind/name (Kind/namespace/name), or
+// its kind and index.
+func (r *resource) ref() string {
+	if r.name == "" {
+		return name(r.h)
+	}
+	h := r.h
+	h.Name = r.name
+	return h.String()
 }
 
 // name names an item for messages: Kind/name, or its kind and index.
@@ -148,10 +187,11 @@ func nameHint(n *yaml.RNode) string {
 	return ""
 }
 
-// readLinks reads an item's associations (h is its header):
-// spec.associations (or spec.association), a list of {kind, name}.
-func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.Result) {
-	spec := fieldpath.Field(it.Node().YNode(), "spec")
+// readLinks reads the resource's associations: spec.associations (or
+// spec.association), a list of {kind, name}; pkger's items' names may be
+// environment references (resolved in r.node).
+func (r *resource) readLinks() ([]link, []problem) {
+	spec := fieldpath.Field(r.node.YNode(), "spec")
 	if spec == nil || spec.Kind != yaml.MappingNode {
 		return nil, nil
 	}
@@ -159,7 +199,7 @@ func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.R
 	list, entries := "spec.associations", plural
 	switch {
 	case plural != nil && singular != nil:
-		return nil, []result.Result{it.Errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", h.Where(), name(h))}
+		return nil, []problem{r.errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", r.h.Where(), r.ref())}
 	case plural == nil:
 		list, entries = "spec.association", singular
 	}
@@ -167,21 +207,21 @@ func readLinks(it *resourcelist.Item, h resourcelist.Header) ([]link, []result.R
 		return nil, nil
 	}
 	if entries.Kind != yaml.SequenceNode {
-		return nil, []result.Result{it.Errorf(list, "%s: %s: %s must be a list of {kind, name}", h.Where(), name(h), list)}
+		return nil, []problem{r.errorf(list, "%s: %s: %s must be a list of {kind, name}", r.h.Where(), r.ref(), list)}
 	}
 	var (
 		out = make([]link, 0, len(entries.Content))
-		rs  []result.Result
+		bad []problem
 	)
 	for i, e := range entries.Content {
 		l := link{kind: text(e, "kind"), name: text(e, "name"), list: list, i: i} // "" unless e is a mapping with them
 		if l.kind == "" || l.name == "" {
-			rs = append(rs, it.Errorf(l.field(), "%s: %s: %s must be a mapping with a kind and a name", h.Where(), name(h), l.field()))
+			bad = append(bad, r.errorf(l.field(), "%s: %s: %s must be a mapping with a kind and a name", r.h.Where(), r.ref(), l.field()))
 			continue
 		}
 		out = append(out, l)
 	}
-	return out, rs
+	return out, bad
 }
 
 // text returns the string at key in the mapping m: "" unless it is a

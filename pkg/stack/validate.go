@@ -2,6 +2,7 @@ package stack
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -10,25 +11,32 @@ import (
 	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
-// validate applies pkger's rules to the influxdata.com/v2alpha1 resources
-// and resolves every resource's associations. It returns the problems; the
-// resources get their associations recorded.
-func validate(rs []*resource) []result.Result {
-	out, covered := validatePkger(rs)
-	return append(out, resolve(rs, covered)...)
+// validate applies pkger's rules to the influxdata.com/v2alpha1 items (all
+// of them, tracked or not) and resolves the tracked resources'
+// associations. It returns the problems, the generic checks' (bad) giving
+// way to pkger's on the same item and field; the resources get their
+// associations recorded.
+func validate(all, tracked []*resource, bad []problem) []result.Result {
+	out, covered := validatePkger(all)
+	for _, p := range bad {
+		if !slices.ContainsFunc(covered[p.r], func(f string) bool { return within(f, p.field) || within(p.field, f) }) {
+			out = append(out, p.result)
+		}
+	}
+	return append(out, resolve(tracked, covered)...)
 }
 
 // validatePkger runs pkger's rules. It also returns the fields they found
-// fault with, by resource, so that the association check does not report
-// the same problem twice.
+// fault with, by resource, so that the other checks do not report the same
+// problem twice.
 func validatePkger(rs []*resource) ([]result.Result, map[*resource][]string) {
 	var (
 		objs  []pkger.Object
 		owner []*resource
 	)
 	for _, r := range rs {
-		if r.h.APIVersion == pkger.APIVersion {
-			objs = append(objs, pkger.Object{Kind: r.h.Kind, Name: r.h.Name, Root: root(r.h), Node: r.item.Node()})
+		if r.refs != nil {
+			objs = append(objs, pkger.Object{Kind: r.h.Kind, Name: r.name, Root: root(r.h), Node: r.node, Problems: r.refs.Problems})
 			owner = append(owner, r)
 		}
 	}
@@ -36,7 +44,15 @@ func validatePkger(rs []*resource) ([]result.Result, map[*resource][]string) {
 	covered := map[*resource][]string{}
 	for _, e := range pkger.Validate(objs) {
 		r := owner[e.Object]
-		out = append(out, r.item.Errorf(e.Field, "%s: %s: %s", r.h.Where(), name(r.h), e))
+		if e.Warning {
+			out = append(out, r.item.Warningf(e.Field, "%s: %s: %s", r.h.Where(), r.ref(), e))
+			continue
+		}
+		msg := fmt.Sprintf("%s: %s: %s", r.h.Where(), r.ref(), e)
+		if e.Field == "metadata.name" && r.name == "" {
+			msg += nameHint(r.item.Node()) // metadta: did you mean metadata?
+		}
+		out = append(out, r.item.Errorf(e.Field, "%s", msg))
 		covered[r] = append(covered[r], e.Field)
 	}
 	return out, covered
@@ -50,7 +66,7 @@ func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
 	type kindName struct{ kind, name string }
 	byName := make(map[kindName][]*resource, len(rs))
 	for _, r := range rs {
-		k := kindName{r.h.Kind, r.h.Name}
+		k := kindName{r.h.Kind, r.name}
 		byName[k] = append(byName[k], r)
 	}
 	var out []result.Result
@@ -77,7 +93,7 @@ func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
 			if msg == "" {
 				r.entry.Associations = append(r.entry.Associations, a)
 			} else if !slices.ContainsFunc(covered[r], func(f string) bool { return within(f, l.field()) }) {
-				out = append(out, r.item.Errorf(l.field(), msg, r.h.Where(), name(r.h), a))
+				out = append(out, r.item.Errorf(l.field(), msg, r.h.Where(), r.ref(), a))
 			}
 		}
 		slices.SortFunc(r.entry.Associations, compareAssociations)

@@ -2,7 +2,9 @@ package v1alpha1
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +24,15 @@ type ApplyStack struct {
 	// Now is the time (RFC 3339) to record. Empty: SOURCE_DATE_EPOCH, else
 	// the wall clock. Any scalar is read: an unquoted time is a YAML timestamp.
 	Now decode.AnyScalar `yaml:"now,omitempty"`
+	// EnvRefs are the values of the package's environment references
+	// (`envRef: {key, default}`), by key: a value here wins over the
+	// default, which wins over `env-<key>`.
+	EnvRefs map[string]decode.AnyScalar `yaml:"envRefs,omitempty"`
+	// Secrets names the secrets (`secretRef: {key}`) known to be provided
+	// where the package is applied: names only, never values.
+	Secrets []string `yaml:"secrets,omitempty"`
+	// DryRun plans the apply and reports it without changing the record.
+	DryRun bool `yaml:"dryRun,omitempty"`
 }
 
 // Default fills in defaults (there are none to fill).
@@ -36,6 +47,16 @@ func (c *ApplyStack) Validate() []decode.Error {
 	if c.Now != "" {
 		if _, err := time.Parse(time.RFC3339, string(c.Now)); err != nil {
 			errs = append(errs, decode.Error{Path: "now", Msg: fmt.Sprintf("%q is not an RFC 3339 time (e.g. 2026-01-02T03:04:05Z)", c.Now)})
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.EnvRefs)) {
+		if strings.TrimSpace(k) == "" {
+			errs = append(errs, decode.Error{Path: "envRefs", Msg: "an environment reference's key must not be empty"})
+		}
+	}
+	for i, s := range c.Secrets {
+		if strings.TrimSpace(s) == "" {
+			errs = append(errs, decode.Error{Path: fmt.Sprintf("secrets[%d]", i), Msg: "a secret's key must not be empty"})
 		}
 	}
 	return errs
@@ -62,11 +83,27 @@ type StackStatus struct {
 	// Revision counts the applies that changed something; ids are drawn from
 	// it, so that a resource deleted and added again gets a new id.
 	Revision int `yaml:"revision,omitempty"`
+	// EventType is pkger's last stack event when it is not an apply:
+	// "uninstall" after `kptkit stack uninstall`.
+	EventType string `yaml:"eventType,omitempty"`
 	// Config is pkger's free-form stack configuration, kept as it is.
 	Config *yaml.Node `yaml:"config,omitempty"`
+	// MissingEnvRefs are the keys of the environment references the last
+	// apply had no value for (defaults or not), sorted.
+	MissingEnvRefs []string `yaml:"missingEnvRefs,omitempty"`
+	// MissingSecrets are the keys of the secrets the last apply was not told
+	// are provided, sorted.
+	MissingSecrets []string `yaml:"missingSecrets,omitempty"`
 	// Resources are the tracked resources, in package order.
 	Resources []StackResource `yaml:"resources,omitempty"`
+	// LastApplied is every resource's content as last applied (references
+	// resolved, bookkeeping left out): a JSON object of contents by id,
+	// deflated and base64-encoded. The dry run diffs against it.
+	LastApplied string `yaml:"lastApplied,omitempty"`
 }
+
+// EventUninstall is StackStatus.EventType after an uninstall.
+const EventUninstall = "uninstall"
 
 // StackResource is one tracked resource.
 type StackResource struct {
@@ -108,6 +145,9 @@ func (s *Stack) Validate() []decode.Error {
 	}
 	if st.Revision < 0 {
 		errs = append(errs, decode.Error{Path: "status.revision", Msg: "must not be negative"})
+	}
+	if st.EventType != "" && st.EventType != EventUninstall {
+		errs = append(errs, decode.Error{Path: "status.eventType", Msg: fmt.Sprintf("%q is not a stack event kptkit records (%q, or none)", st.EventType, EventUninstall)})
 	}
 	if st.Config != nil && st.Config.Kind != yaml.MappingNode {
 		errs = append(errs, decode.Error{Path: "status.config", Msg: "must be a mapping"})

@@ -2,7 +2,12 @@ package pkger
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // chartKinds are the kinds of dashboard charts pkger knows.
@@ -29,10 +34,10 @@ func chart(c value) []failure {
 	if !chartKinds[kind] {
 		return []failure{fail("kind", "invalid chart kind provided: %s", kind)}
 	}
+	out := domains(c)
 	if kind == "markdown" {
-		return nil
+		return out
 	}
-	var out []failure
 	for _, dim := range []string{"width", "height"} {
 		if n, _ := c.num(dim); n <= 0 {
 			out = append(out, fail(dim, "must be greater than 0"))
@@ -87,6 +92,28 @@ func colorTypes(colors []value, types ...string) []failure {
 	for _, t := range types {
 		if !have[t] {
 			out = append(out, fail("colors", "type not found: %q", t))
+		}
+	}
+	return out
+}
+
+// domains checks the axes' domains: numbers (pkger parses each with
+// strconv.ParseFloat and reports its error).
+func domains(c value) []failure {
+	var out []failure
+	for i, a := range c.list("axes") {
+		d := a.get("domain")
+		if d == nil || d.Kind != yaml.SequenceNode {
+			continue
+		}
+		for j, e := range d.Content {
+			e = fieldpath.Deref(e)
+			if e == nil || e.Kind != yaml.ScalarNode || e.Tag != yaml.NodeTagString {
+				continue // numbers parse; pkger skips what is not a string or number
+			}
+			if _, err := strconv.ParseFloat(e.Value, 64); err != nil {
+				out = append(out, fail(fmt.Sprintf("axes[%d].domain[%d]", i, j), "%s", err))
+			}
 		}
 	}
 	return out

@@ -36,6 +36,9 @@ func bucket(_ *pkg, name string, spec value) []failure {
 			out = append(out, fail(path+".type", `type must be "expire"`))
 		}
 	}
+	for i, ms := range spec.list("measurementSchemas") {
+		out = append(out, measurementSchema(fmt.Sprintf("spec.measurementSchemas[%d]", i), ms)...)
+	}
 	return out
 }
 

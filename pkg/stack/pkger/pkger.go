@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -61,8 +62,11 @@ type Object struct {
 	// Root is the index pkger's messages show (root[<i>]): the object's index
 	// in its file.
 	Root int
-	// Node is the whole resource.
+	// Node is the whole resource, its environment references resolved
+	// (Resolve).
 	Node *yaml.RNode
+	// Problems are its references pkger would not read (Resolved.Problems).
+	Problems []Problem
 }
 
 // Error is one rule violation of Objects[Object].
@@ -74,6 +78,9 @@ type Error struct {
 	// Field is the path below the object: spec.retentionRules[0].everySeconds.
 	Field  string
 	Reason string
+	// Warning marks a problem that does not refuse the package: an envRef
+	// in a field pkger reads as a plain value.
+	Warning bool
 }
 
 // Error renders the violation as pkger does.
@@ -98,8 +105,13 @@ func Validate(objs []Object) []Error {
 	p := newPackage(objs)
 	var errs []Error
 	for i, o := range objs {
+		for _, pr := range o.Problems {
+			errs = append(errs, Error{Object: i, Kind: o.Kind, Root: o.Root, Field: pr.Field, Reason: pr.Reason, Warning: pr.Warning})
+		}
 		for _, f := range p.check(i, o) {
-			errs = append(errs, Error{Object: i, Kind: o.Kind, Root: o.Root, Field: f.field, Reason: f.reason})
+			if !slices.ContainsFunc(o.Problems, func(pr Problem) bool { return !pr.Warning && within(f.field, pr.Field) }) {
+				errs = append(errs, Error{Object: i, Kind: o.Kind, Root: o.Root, Field: f.field, Reason: f.reason})
+			}
 		}
 	}
 	slices.SortStableFunc(errs, func(a, b Error) int { return cmp.Compare(a.Object, b.Object) })
@@ -139,8 +151,8 @@ func newPackage(objs []Object) *pkg {
 	displayNames := map[string]bool{}
 	for i, o := range objs {
 		g, ok := groups[o.Kind]
-		if !ok {
-			continue
+		if !ok || !validDNSName(o.Name) {
+			continue // pkger tracks no name it refused
 		}
 		key := g.group + "\x00" + o.Name
 		if metaNames[key] {
@@ -181,6 +193,9 @@ func displayName(o Object) string {
 func (p *pkg) check(i int, o Object) []failure {
 	if bad := checkKind(o.Kind); bad != "" {
 		return []failure{{field: "kind", reason: bad}}
+	}
+	if bad := checkName(o.Name); bad != nil {
+		return []failure{*bad} // pkger reads nothing more of an object it cannot name
 	}
 	if d := p.dupes[i]; len(d) > 0 && d[0].field == "metadata.name" {
 		return d // pkger stops at a name clash: the rest of the object is not read
@@ -235,4 +250,9 @@ func validName(name string, min int) []failure {
 		return nil
 	}
 	return []failure{fail("spec.name", "must be a string of at least %d chars in length", min)}
+}
+
+// within reports whether the field path is parent or below it.
+func within(path, parent string) bool {
+	return path == parent || strings.HasPrefix(path, parent+".") || strings.HasPrefix(path, parent+"[")
 }

@@ -1,0 +1,217 @@
+package stack
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+)
+
+// Content returns a resource's content as the record keeps it: compact
+// JSON with keys sorted, scalars by what they mean, without the fields the
+// checksum leaves out (bookkeeping annotations, associations). Two
+// resources have one checksum exactly when they have one content.
+func Content(n *yaml.Node) []byte {
+	var w contentWriter
+	w.node(n, atRoot)
+	return w.b
+}
+
+// contentWriter writes a resource's content (Content).
+type contentWriter struct {
+	b     []byte
+	nodes int
+}
+
+func (w *contentWriter) node(n *yaml.Node, at place) {
+	for i := 0; n != nil && i < 100 && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode); i++ {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		} else if len(n.Content) == 1 {
+			n = n.Content[0]
+		} else {
+			break
+		}
+	}
+	if w.nodes++; n == nil || w.nodes > maxCanonNodes {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		w.mapping(n, at)
+	case yaml.SequenceNode:
+		w.b = append(w.b, '[')
+		for i, e := range n.Content {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.node(e, elsewhere)
+		}
+		w.b = append(w.b, ']')
+	case yaml.ScalarNode:
+		w.scalar(n)
+	default:
+		w.b = append(w.b, "null"...)
+	}
+}
+
+// mapping writes the fields that count, sorted by key (the last of a
+// repeated key wins, as a JSON reader takes it).
+func (w *contentWriter) mapping(n *yaml.Node, at place) {
+	var keys []int
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if counts(n.Content[i].Value, n.Content[i+1], at) {
+			keys = append(keys, i)
+		}
+	}
+	slices.SortStableFunc(keys, func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
+	w.b = append(w.b, '{')
+	for k, i := range keys {
+		if k > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, n.Content[i].Value)
+		w.b = append(w.b, ':')
+		w.node(n.Content[i+1], child(n.Content[i].Value, at))
+	}
+	w.b = append(w.b, '}')
+}
+
+// scalar writes a scalar by what it means: numbers, booleans and null as
+// JSON has them, anything else as a string.
+func (w *contentWriter) scalar(n *yaml.Node) {
+	switch n.ShortTag() {
+	case yaml.NodeTagNull:
+		w.b = append(w.b, "null"...)
+		return
+	case yaml.NodeTagBool:
+		switch strings.ToLower(n.Value) {
+		case "true", "yes", "on", "y":
+			w.b = append(w.b, "true"...)
+			return
+		case "false", "no", "off", "n":
+			w.b = append(w.b, "false"...)
+			return
+		}
+	case yaml.NodeTagInt:
+		if s := canonInt(n.Value); json.Valid([]byte(s)) {
+			w.b = append(w.b, s...)
+			return
+		}
+	case yaml.NodeTagFloat:
+		if s := canonFloat(n.Value); json.Valid([]byte(s)) {
+			w.b = append(w.b, s...)
+			return
+		}
+	}
+	w.b = appendJSONString(w.b, n.Value)
+}
+
+// appendJSONString appends s as a JSON string (invalid UTF-8 becomes
+// U+FFFD; <, > and & are kept as they are).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(b, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(b, `\u202`...)
+				b = append(b, hex[r&0xf])
+			default:
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\t':
+			b = append(b, `\t`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		case c < 0x20:
+			b = append(b, `\u00`...)
+			b = append(b, hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+// encodeApplied encodes the record's last-applied contents: a JSON object
+// of contents by id, in the record's order, deflated and base64-encoded.
+// No resources: "".
+func encodeApplied(resources []v1alpha1.StackResource, content func(i int) []byte) (string, error) {
+	if len(resources) == 0 {
+		return "", nil
+	}
+	var raw bytes.Buffer
+	raw.WriteByte('{')
+	for i, r := range resources {
+		if i > 0 {
+			raw.WriteByte(',')
+		}
+		raw.Write(appendJSONString(nil, r.ID))
+		raw.WriteByte(':')
+		raw.Write(content(i))
+	}
+	raw.WriteByte('}')
+	var z bytes.Buffer
+	fw, err := flate.NewWriter(&z, flate.BestCompression)
+	if err != nil {
+		return "", err
+	}
+	if _, err := fw.Write(raw.Bytes()); err != nil {
+		return "", err
+	}
+	if err := fw.Close(); err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(z.Bytes()), nil
+}
+
+// maxApplied bounds what a record's last-applied contents may inflate to.
+const maxApplied = 1 << 30
+
+// decodeApplied reads the record's last-applied contents: by id.
+func decodeApplied(s string) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	if s == "" {
+		return out, nil
+	}
+	z, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, fmt.Errorf("not base64: %w", err)
+	}
+	raw, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxApplied+1))
+	if err != nil {
+		return nil, fmt.Errorf("not deflated data: %w", err)
+	}
+	if len(raw) > maxApplied {
+		return nil, fmt.Errorf("larger than %d bytes inflated", maxApplied)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, fmt.Errorf("not a JSON object of contents by id: %w", err)
+	}
+	return out, nil
+}
