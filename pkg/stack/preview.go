@@ -115,33 +115,30 @@ func nonNil(as []v1alpha1.StackAssociation) []v1alpha1.StackAssociation {
 // results are a dry run's results: one per change the apply would make
 // (an update with the unified diff of its content), or "no changes", and
 // the references it would have no value for.
-func (p *Preview) results() []result.Result {
-	var out []result.Result
+func (p *Preview) results(t *target) []result.Result {
 	byKey := map[string]Item{}
 	for _, it := range p.Items {
 		byKey[it.Entry.Key()] = it
 	}
-	for _, c := range p.changes {
-		msg := "would " + strings.TrimSuffix(c.Verb, "d") + c.Message()[len(c.Verb):] // created → would create
-		if c.Verb == "updated" {
-			if d := byKey[c.Entry.Key()].Unified(); d != "" {
-				msg += "\n" + d
-			}
+	out := report(p.changes, t)
+	for i, c := range p.changes {
+		msg := "would " + strings.TrimSuffix(c.Verb, "d") + out[i].Message[len(c.Verb):] // created → would create
+		if d := byKey[c.Entry.Key()].Unified(); c.Verb == "updated" && d != "" {
+			msg += "\n" + d
 		}
-		r := result.Result{Severity: result.SeverityInfo, Message: msg}
-		if c.res != nil {
-			r = c.res.item.Header().Attach(r)
-		} else {
-			e := c.Entry
-			r = r.WithRef(result.ResourceRef{APIVersion: e.APIVersion, Kind: e.Kind, Name: e.PkgName, Namespace: e.Namespace})
+		out[i].Message = msg
+	}
+	at := func(r result.Result) result.Result {
+		if t.item != nil {
+			return t.item.Header().Attach(r)
 		}
-		out = append(out, r)
+		return r
 	}
 	if len(out) == 0 {
-		out = append(out, result.Infof("dry run: no changes"))
+		out = append(out, at(result.Infof("dry run: no changes")))
 	}
 	if len(p.MissingEnvRefs)+len(p.MissingSecrets) > 0 {
-		out = append(out, result.Infof("dry run: missingEnvRefs %v, missingSecrets %v", p.MissingEnvRefs, p.MissingSecrets))
+		out = append(out, at(result.Infof("dry run: missingEnvRefs %v, missingSecrets %v", p.MissingEnvRefs, p.MissingSecrets)))
 	}
 	return out
 }

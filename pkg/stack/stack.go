@@ -51,7 +51,7 @@ func Apply(rl *resourcelist.ResourceList, opts Options) ([]result.Result, error)
 		if bad != nil {
 			return append(rs, *bad), nil
 		}
-		return append(rs, p.results()...), nil
+		return append(rs, p.results(s.target)...), nil
 	}
 	return s.apply(rl, rs)
 }
@@ -197,7 +197,7 @@ func report(changes []Change, t *target) []result.Result {
 	for _, c := range changes {
 		r := result.Result{Severity: result.SeverityInfo, Message: c.Message()}
 		if c.res != nil {
-			out = append(out, c.res.item.Header().Attach(r))
+			out = append(out, c.res.h.Attach(r))
 			continue
 		}
 		e := c.Entry

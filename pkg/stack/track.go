@@ -82,7 +82,7 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 		}
 		if first, ok := seen[r.key]; ok {
 			problems = append(problems, r.errorf("metadata.name", "%s: %s has the identity (API group, kind, namespace and name) of %s at %s: each resource must be unique",
-				r.h.Where(), r.ref(), first.ref(), at(first.h)))
+				r.h.Where(), name(r.h), name(first.h), at(first.h)))
 			continue
 		}
 		seen[r.key] = r
@@ -99,13 +99,14 @@ func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []proble
 	if h.APIVersion == pkger.APIVersion {
 		resolved := pkger.Resolve(h.Kind, r.node, env)
 		r.refs, r.node, r.name = &resolved, resolved.Node, resolved.Name
+		r.h.Name = r.name // messages and results name it as resolved
 	}
 	var bad []problem
 	if h.Kind == "" {
-		bad = append(bad, r.errorf("kind", "%s: %s has no kind", h.Where(), r.ref()))
+		bad = append(bad, r.errorf("kind", "%s: %s has no kind", h.Where(), name(r.h)))
 	}
 	if r.name == "" {
-		bad = append(bad, r.errorf("metadata.name", "%s: %s has no metadata.name%s", h.Where(), r.ref(), nameHint(it.Node())))
+		bad = append(bad, r.errorf("metadata.name", "%s: %s has no metadata.name%s", h.Where(), name(r.h), nameHint(it.Node())))
 	}
 	if len(bad) > 0 {
 		return bad
@@ -122,18 +123,7 @@ func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []proble
 
 // errorf is a generic check's error about the resource's field.
 func (r *resource) errorf(field, format string, args ...any) problem {
-	return problem{r: r, field: field, result: r.item.Errorf(field, format, args...)}
-}
-
-// ref names the resource for messages: Kind/name (Kind/namespace/name), or
-// its kind and index.
-func (r *resource) ref() string {
-	if r.name == "" {
-		return name(r.h)
-	}
-	h := r.h
-	h.Name = r.name
-	return h.String()
+	return problem{r: r, field: field, result: r.h.Attach(result.Errorf(format, args...).WithField(field))}
 }
 
 // name names an item for messages: Kind/name, or its kind and index.
@@ -199,7 +189,7 @@ func (r *resource) readLinks() ([]link, []problem) {
 	list, entries := "spec.associations", plural
 	switch {
 	case plural != nil && singular != nil:
-		return nil, []problem{r.errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", r.h.Where(), r.ref())}
+		return nil, []problem{r.errorf("spec.association", "%s: %s has both spec.associations and spec.association: keep one", r.h.Where(), name(r.h))}
 	case plural == nil:
 		list, entries = "spec.association", singular
 	}
@@ -207,7 +197,7 @@ func (r *resource) readLinks() ([]link, []problem) {
 		return nil, nil
 	}
 	if entries.Kind != yaml.SequenceNode {
-		return nil, []problem{r.errorf(list, "%s: %s: %s must be a list of {kind, name}", r.h.Where(), r.ref(), list)}
+		return nil, []problem{r.errorf(list, "%s: %s: %s must be a list of {kind, name}", r.h.Where(), name(r.h), list)}
 	}
 	var (
 		out = make([]link, 0, len(entries.Content))
@@ -216,7 +206,7 @@ func (r *resource) readLinks() ([]link, []problem) {
 	for i, e := range entries.Content {
 		l := link{kind: text(e, "kind"), name: text(e, "name"), list: list, i: i} // "" unless e is a mapping with them
 		if l.kind == "" || l.name == "" {
-			bad = append(bad, r.errorf(l.field(), "%s: %s: %s must be a mapping with a kind and a name", r.h.Where(), r.ref(), l.field()))
+			bad = append(bad, r.errorf(l.field(), "%s: %s: %s must be a mapping with a kind and a name", r.h.Where(), name(r.h), l.field()))
 			continue
 		}
 		out = append(out, l)

@@ -78,12 +78,12 @@ func lineDiff(a, b []string) []op {
 			case i < len(ma) && j < len(mb) && ma[i] == mb[j]:
 				keep(ma[i])
 				i, j = i+1, j+1
-			case j < len(mb) && (i == len(ma) || lcs[i*w+j+1] >= lcs[(i+1)*w+j]):
-				ops = append(ops, op{'+', mb[j], ai, bi})
-				bi, j = bi+1, j+1
-			default:
+			case i < len(ma) && (j == len(mb) || lcs[(i+1)*w+j] >= lcs[i*w+j+1]):
 				ops = append(ops, op{'-', ma[i], ai, bi})
 				ai, i = ai+1, i+1
+			default:
+				ops = append(ops, op{'+', mb[j], ai, bi})
+				bi, j = bi+1, j+1
 			}
 		}
 	}

@@ -44,18 +44,32 @@ func validatePkger(rs []*resource) ([]result.Result, map[*resource][]string) {
 	covered := map[*resource][]string{}
 	for _, e := range pkger.Validate(objs) {
 		r := owner[e.Object]
+		msg := fmt.Sprintf("%s: %s: %s%s", r.h.Where(), name(r.h), e, fromEnv(r, e.Field))
 		if e.Warning {
-			out = append(out, r.item.Warningf(e.Field, "%s: %s: %s", r.h.Where(), r.ref(), e))
+			out = append(out, r.h.Attach(result.Warningf("%s", msg).WithField(e.Field)))
 			continue
 		}
-		msg := fmt.Sprintf("%s: %s: %s", r.h.Where(), r.ref(), e)
-		if e.Field == "metadata.name" && r.name == "" {
+		if e.Field == "metadata.name" && strings.HasPrefix(e.Reason, `name "" is invalid`) {
 			msg += nameHint(r.item.Node()) // metadta: did you mean metadata?
 		}
-		out = append(out, r.item.Errorf(e.Field, "%s", msg))
+		out = append(out, r.h.Attach(result.Errorf("%s", msg).WithField(e.Field)))
 		covered[r] = append(covered[r], e.Field)
 	}
 	return out, covered
+}
+
+// fromEnv names the environment reference a faulty field's value came
+// from: ` (the value of envRef "bucket-name")`, or "".
+func fromEnv(r *resource, field string) string {
+	if r.refs == nil {
+		return ""
+	}
+	for _, ref := range r.refs.Refs {
+		if ref.Env != "" && (within(ref.Field, field) || within(field, ref.Field)) {
+			return fmt.Sprintf(" (the value of envRef %q)", ref.Env)
+		}
+	}
+	return ""
 }
 
 // resolve finds the resource each association names (by kind and name; in
@@ -93,7 +107,7 @@ func resolve(rs []*resource, covered map[*resource][]string) []result.Result {
 			if msg == "" {
 				r.entry.Associations = append(r.entry.Associations, a)
 			} else if !slices.ContainsFunc(covered[r], func(f string) bool { return within(f, l.field()) }) {
-				out = append(out, r.item.Errorf(l.field(), msg, r.h.Where(), r.ref(), a))
+				out = append(out, r.h.Attach(result.Errorf(msg, r.h.Where(), name(r.h), a).WithField(l.field())))
 			}
 		}
 		slices.SortFunc(r.entry.Associations, compareAssociations)
