@@ -22,7 +22,7 @@ import (
 // resources have one checksum exactly when they have one content.
 func Content(n *yaml.Node) []byte {
 	var w contentWriter
-	w.node(n, atRoot)
+	w.node(n, atRoot, 0)
 	return w.b
 }
 
@@ -32,7 +32,11 @@ type contentWriter struct {
 	nodes int
 }
 
-func (w *contentWriter) node(n *yaml.Node, at place) {
+// maxContentDepth bounds the nesting of a content (JSON readers refuse
+// deeper values; only aliases can make one).
+const maxContentDepth = 1000
+
+func (w *contentWriter) node(n *yaml.Node, at place, depth int) {
 	for i := 0; n != nil && i < 100 && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode); i++ {
 		if n.Kind == yaml.AliasNode {
 			n = n.Alias
@@ -42,20 +46,20 @@ func (w *contentWriter) node(n *yaml.Node, at place) {
 			break
 		}
 	}
-	if w.nodes++; n == nil || w.nodes > maxCanonNodes {
+	if w.nodes++; n == nil || w.nodes > maxCanonNodes || depth > maxContentDepth {
 		w.b = append(w.b, "null"...)
 		return
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		w.mapping(n, at)
+		w.mapping(n, at, depth)
 	case yaml.SequenceNode:
 		w.b = append(w.b, '[')
 		for i, e := range n.Content {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.node(e, elsewhere)
+			w.node(e, elsewhere, depth+1)
 		}
 		w.b = append(w.b, ']')
 	case yaml.ScalarNode:
@@ -67,7 +71,7 @@ func (w *contentWriter) node(n *yaml.Node, at place) {
 
 // mapping writes the fields that count, sorted by key (the last of a
 // repeated key wins, as a JSON reader takes it).
-func (w *contentWriter) mapping(n *yaml.Node, at place) {
+func (w *contentWriter) mapping(n *yaml.Node, at place, depth int) {
 	var keys []int
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if counts(n.Content[i].Value, n.Content[i+1], at) {
@@ -82,7 +86,7 @@ func (w *contentWriter) mapping(n *yaml.Node, at place) {
 		}
 		w.b = appendJSONString(w.b, n.Content[i].Value)
 		w.b = append(w.b, ':')
-		w.node(n.Content[i+1], child(n.Content[i].Value, at))
+		w.node(n.Content[i+1], child(n.Content[i].Value, at), depth+1)
 	}
 	w.b = append(w.b, '}')
 }

@@ -227,13 +227,14 @@ func values(f family, content json.RawMessage) json.RawMessage {
 			out[k] = v
 		}
 	}
-	name, _ := json.Marshal(nameOf(obj.Metadata.Name, obj.Spec["name"]))
-	out["name"] = name
-	b, err := json.Marshal(out) // keys sorted
-	if err != nil {
+	out["name"] = appendJSONString(nil, nameOf(obj.Metadata.Name, obj.Spec["name"]))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(out) != nil { // keys sorted
 		return content
 	}
-	return b
+	return bytes.TrimSpace(b.Bytes())
 }
 
 // nameOf is pkger's display name: spec.name when it is a non-empty

@@ -1,0 +1,92 @@
+package stack
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+)
+
+func TestContent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"kind: A\nmetadata:\n  name: x\n  annotations: {config.kubernetes.io/path: a.yaml, team: blue}\nspec:\n  replicas: 0x10\n  on: true\n  ratio: 1.50\n  none: ~\n  when: 2001-12-14\n  text: \"line\\n\\\"quoted\\\" <&> \\u2028\"\n  associations: [{kind: Label, name: l}]\n",
+			`{"kind":"A","metadata":{"annotations":{"team":"blue"},"name":"x"},"spec":{"none":null,"on":true,"ratio":1.5,"replicas":16,"text":"line\n\"quoted\" <&> \u2028","when":"2001-12-14"}}`},
+		{"kind: A\nx: .inf\ny: 99999999999999999999\nz: [&a 1, *a]\n", `{"kind":"A","x":".inf","y":1e+20,"z":[1,1]}`},
+	} {
+		n, err := yaml.Parse(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(Content(n.YNode()))
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s(-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+func TestApplied(t *testing.T) {
+	t.Parallel()
+	rs := []v1alpha1.StackResource{{ID: "00000000000000a1"}, {ID: "00000000000000b2"}}
+	contents := []string{`{"kind":"A"}`, `{"kind":"B","x":[1,2]}`}
+	s, err := encodeApplied(rs, func(i int) []byte { return []byte(contents[i]) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeApplied(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]json.RawMessage{"00000000000000a1": json.RawMessage(contents[0]), "00000000000000b2": json.RawMessage(contents[1])}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if none, err := encodeApplied(nil, nil); none != "" || err != nil {
+		t.Errorf("no resources: %q, %v", none, err)
+	}
+	for _, bad := range []string{"not base64!", "bm90IGRlZmxhdGVk", "8wAA"} {
+		if _, err := decodeApplied(bad); err == nil {
+			t.Errorf("decodeApplied(%q) is no error", bad)
+		}
+	}
+}
+
+// FuzzContent: any resource's content is valid JSON, and two resources
+// with one checksum have one content (the content is what the checksum
+// covers).
+func FuzzContent(f *testing.F) {
+	f.Add("kind: A\nmetadata: {name: x}\nspec: {a: 1, b: [true, ~, 1.0]}\n", "kind: A\nspec: {b: [True, null, 1.00], a: 0x1}\nmetadata: {name: x, annotations: {config.kubernetes.io/index: '3'}}\n")
+	f.Add("a: &x {b: *x}\n", "a: 'x'\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		na, err := yaml.Parse(a)
+		if err != nil {
+			return
+		}
+		nb, err := yaml.Parse(b)
+		if err != nil {
+			return
+		}
+		ca, cb := Content(na.YNode()), Content(nb.YNode())
+		if !json.Valid(ca) {
+			t.Fatalf("content of %q is not JSON: %.200s", a, ca)
+		}
+		if Checksum(na.YNode()) == Checksum(nb.YNode()) && string(ca) != string(cb) {
+			t.Fatalf("one checksum, two contents:\n%.500s\n%.500s", ca, cb)
+		}
+	})
+}
+
+// FuzzDecodeApplied: any record's lastApplied decodes or is an error.
+func FuzzDecodeApplied(f *testing.F) {
+	s, _ := encodeApplied([]v1alpha1.StackResource{{ID: "x"}}, func(int) []byte { return []byte(`{"a":1}`) })
+	f.Add(s)
+	f.Add("")
+	f.Add(strings.Repeat("A", 40))
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = decodeApplied(s)
+	})
+}

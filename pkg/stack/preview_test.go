@@ -1,0 +1,100 @@
+package stack_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/stack"
+)
+
+// preview dry-runs a golden case's input with its config and clock.
+func preview(t *testing.T, caseDir string) (*stack.Preview, stack.Options) {
+	t.Helper()
+	rl, err := resourcelist.Parse(read(t, filepath.Join(caseDir, krmtest.Input)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, rs := stack.OptionsFrom(krmfn.ConfigOf(rl), krmtest.ReadEnv(t, caseDir))
+	if len(rs) > 0 {
+		t.Fatal(rs)
+	}
+	p, rs := stack.DryRun(rl, opts)
+	if p == nil {
+		t.Fatalf("refused: %v", rs)
+	}
+	return p, opts
+}
+
+// TestPreview compares the dry run of testdata/dry-run (and of pkger's
+// env_refs.yml, testdata/env-refs) with pkger's diff and summary JSON and
+// the unified diff, in testdata/preview (go test -update rewrites them).
+func TestPreview(t *testing.T) {
+	t.Parallel()
+	for _, c := range []string{"dry-run", "env-refs"} {
+		p, opts := preview(t, filepath.Join("testdata", c))
+		diff, err := p.Diff().JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary, err := p.Summary(opts.Env).JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join("testdata", "preview", c)
+		compareGolden(t, filepath.Join(dir, "diff.json"), diff)
+		compareGolden(t, filepath.Join(dir, "summary.json"), summary)
+		compareGolden(t, filepath.Join(dir, "diff.patch"), []byte(p.Unified()))
+	}
+}
+
+// A dry run changes nothing, whatever the package: the ResourceList comes
+// out as it went in.
+func TestDryRunChangesNothing(t *testing.T) {
+	t.Parallel()
+	for _, c := range []string{"dry-run", "scenario/3-rename-label", "env-ref-changed"} {
+		in := read(t, filepath.Join("testdata", c, krmtest.Input))
+		rl, err := resourcelist.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, rs := stack.DryRun(rl, stack.Options{Now: t0}); result.List(rs).HasError() {
+			t.Fatalf("%s: %v", c, rs)
+		}
+		out, err := rl.Write()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(krmtest.ItemsOf(in), krmtest.ItemsOf(out)); diff != "" {
+			t.Errorf("%s: a dry run changed items (-in +out):\n%s", c, diff)
+		}
+	}
+}
+
+// FuzzPreview: a dry run of any ResourceList does not panic, and when it
+// is not refused its diff, summary and unified diff are produced.
+func FuzzPreview(f *testing.F) {
+	krmtest.Seed(f, "testdata")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		rl, err := resourcelist.Parse(in)
+		if err != nil {
+			return
+		}
+		p, _ := stack.DryRun(rl, stack.Options{Now: t0})
+		if p == nil {
+			return
+		}
+		if _, err := p.Diff().JSON(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Summary(nil).JSON(); err != nil {
+			t.Fatal(err)
+		}
+		_ = p.Unified()
+	})
+}
