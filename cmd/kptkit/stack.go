@@ -1,22 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/kptkit/kptkit/internal/pkgfs"
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
-	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
@@ -24,7 +16,7 @@ import (
 
 func init() {
 	commands["stack"] = command{
-		summary: "show a package's Stack, convert pkger package files, export tracked resources (stack --help)",
+		summary: "apply, diff, show, uninstall a package's Stack; convert pkger files, export tracked resources (stack --help)",
 		run:     runStack,
 	}
 }
@@ -34,6 +26,22 @@ const stackUsage = `Usage:
       print the record apply-stack keeps in the package (default .) in
       pkger's form (stack_id, createdAt, updatedAt, config, resources): YAML,
       JSON with --json, or a table with --table
+  kptkit stack show --summary [--json] [--stack NAME] [--env KEY=VALUE]... [--secret KEY]... [PACKAGE]
+      print pkger's summary of the package as it would be applied: every
+      resource with its id, names, associations and environment references,
+      the label mappings, missingEnvRefs and missingSecrets
+  kptkit stack apply [--stack NAME] [--env KEY=VALUE]... [--secret KEY]... [PACKAGE]
+      apply the package folder in process (pkger's influx apply -f): as
+      kpt fn eval --exec apply-stack would, also for items kpt refuses
+      (a metadata.name that is an environment reference); writes the Stack
+  kptkit stack diff [--json] [--stack NAME] [--env KEY=VALUE]... [--secret KEY]... [PACKAGE]
+      what applying the package would change (a dry run, nothing written):
+      a unified diff against the contents the Stack recorded, or pkger's
+      diff as JSON with --json
+  kptkit stack uninstall [--stack NAME] [--delete-files] PACKAGE
+      pkger's UninstallStack: every tracked resource is removed from the
+      record, which keeps the stack (eventType uninstall); --delete-files
+      also deletes the files that held only tracked resources
   kptkit stack convert [-o OUT] FILE
       turn a pkger package file (JSON array or object, YAML, Jsonnet) into
       package YAML, on stdout or into OUT
@@ -48,8 +56,9 @@ func runStack(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, stackUsage)
 		return 2
 	}
-	sub := map[string]func([]string, io.Writer) error{
+	sub := map[string]func([]string, io.Writer, io.Writer) error{
 		"show": stackShow, "convert": stackConvert, "export": stackExport,
+		"apply": stackApply, "diff": stackDiff, "uninstall": stackUninstall,
 	}
 	switch run, ok := sub[args[0]]; {
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
@@ -59,7 +68,7 @@ func runStack(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kptkit stack: unknown command %q\n\n%s", args[0], stackUsage)
 		return 2
 	default:
-		err := run(args[1:], stdout)
+		err := run(args[1:], stdout, stderr)
 		var usage stackUsageError
 		switch {
 		case errors.Is(err, flag.ErrHelp):
@@ -94,16 +103,25 @@ func stackFlags(fs *flag.FlagSet, args []string, max int) error {
 	return nil
 }
 
-func stackShow(args []string, stdout io.Writer) error {
+func stackShow(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print pkger's record as JSON")
 	asTable := fs.Bool("table", false, "print the record as a table")
-	name := fs.String("stack", "", "the Stack to show")
+	summary := fs.Bool("summary", false, "print pkger's summary of the package")
+	f := addStackApplyFlags(fs)
+	name := f.stack
 	if err := stackFlags(fs, args, 1); err != nil {
 		return err
 	}
-	if *asJSON && *asTable {
+	switch {
+	case *asJSON && *asTable:
 		return stackUsageError{errors.New("--json and --table: choose one")}
+	case *summary && *asTable:
+		return stackUsageError{errors.New("--summary and --table: the summary is YAML or JSON")}
+	case !*summary && (len(f.env) > 0 || len(f.secrets) > 0):
+		return stackUsageError{errors.New("--env and --secret go with --summary")}
+	case *summary:
+		return stackSummary(f, stackArg(fs), *asJSON, stdout, stderr)
 	}
 	rl, err := stackReadPackage(stackArg(fs))
 	if err != nil {
@@ -129,7 +147,7 @@ func stackShow(args []string, stdout io.Writer) error {
 	return err
 }
 
-func stackConvert(args []string, stdout io.Writer) error {
+func stackConvert(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	out := fs.String("o", "", "write to this file instead of stdout")
 	if err := stackFlags(fs, args, 1); err != nil {
@@ -146,7 +164,7 @@ func stackConvert(args []string, stdout io.Writer) error {
 	return stackWrite(*out, data, stdout)
 }
 
-func stackExport(args []string, stdout io.Writer) error {
+func stackExport(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	format := fs.String("format", "", "yaml or json (default: by -o's extension, else yaml)")
 	out := fs.String("o", "", "write to this file instead of stdout")
@@ -194,82 +212,14 @@ func stackWrite(file string, data []byte, stdout io.Writer) error {
 	return nil
 }
 
-// stackReadPackage reads a package folder (or one file) as kpt does: its
-// Kptfiles, .yaml, .yml and .json files, subpackages included, hidden
-// folders and .krmignore'd paths left out; each resource annotated with its
-// path and index.
+// stackReadPackage reads a package folder (or one file) as kpt does,
+// through kptpkg: its Kptfiles, .yaml and .yml files, subpackages included,
+// .krmignore'd paths left out; each resource annotated with its path and
+// index.
 func stackReadPackage(root string) (*resourcelist.ResourceList, error) {
-	info, err := os.Stat(root)
+	p, err := stackLoad(root)
 	if err != nil {
 		return nil, err
 	}
-	var files kptpkg.Files
-	if info.IsDir() {
-		if files, err = pkgfs.Read(root); err != nil {
-			return nil, err
-		}
-	} else {
-		b, err := os.ReadFile(root)
-		if err != nil {
-			return nil, err
-		}
-		files = kptpkg.Files{filepath.Base(root): b}
-	}
-	items := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, f := range files.Paths() {
-		if !isStackFile(f) || files.Ignored(f) {
-			continue
-		}
-		nodes, err := stackDocuments(f, files[f])
-		if err != nil {
-			return nil, err
-		}
-		items.Content = append(items.Content, nodes...)
-	}
-	doc := yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode})
-	for _, f := range []yaml.Filter{
-		yaml.SetField("apiVersion", yaml.NewStringRNode(resourcelist.APIVersion)),
-		yaml.SetField("kind", yaml.NewStringRNode(resourcelist.Kind)),
-		yaml.SetField("items", yaml.NewRNode(items)),
-	} {
-		if err := doc.PipeE(f); err != nil {
-			return nil, err
-		}
-	}
-	s, err := doc.String()
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", root, err)
-	}
-	return resourcelist.Parse([]byte(s))
-}
-
-// isStackFile: Kptfiles, and YAML and JSON files.
-func isStackFile(p string) bool {
-	ext := strings.ToLower(path.Ext(p))
-	return path.Base(p) == kptfile.FileName || ext == ".yaml" || ext == ".yml" || ext == ".json"
-}
-
-// stackDocuments reads a file's resources, annotated with their path and
-// index. Documents that are not resources (lists, scalars) are skipped.
-func stackDocuments(file string, data []byte) ([]*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var out []*yaml.Node
-	for i := 0; ; i++ {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-			return out, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		n := yaml.NewRNode(&doc)
-		if n.YNode().Kind != yaml.MappingNode {
-			continue
-		}
-		for _, a := range [...][2]string{{kptfile.AnnotationPath, file}, {kptfile.AnnotationIndex, strconv.Itoa(i)}} {
-			if err := n.PipeE(yaml.SetAnnotation(a[0], a[1])); err != nil {
-				return nil, fmt.Errorf("%s: document %d: %w", file, i, err)
-			}
-		}
-		out = append(out, n.YNode())
-	}
+	return p.list(nil), nil
 }

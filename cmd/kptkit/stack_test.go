@@ -267,7 +267,7 @@ func TestStackErrors(t *testing.T) {
 		stderr string
 	}{
 		{"no subcommand", nil, 2, "Usage:"},
-		{"unknown subcommand", []string{"apply"}, 2, `kptkit stack: unknown command "apply"`},
+		{"unknown subcommand", []string{"frobnicate"}, 2, `kptkit stack: unknown command "frobnicate"`},
 		{"bad flag", []string{"show", "--yaml"}, 2, "flag provided but not defined: -yaml"},
 		{"two forms", []string{"show", "--json", "--table"}, 2, "--json and --table: choose one"},
 		{"too many arguments", []string{"show", dir, dir}, 2, "unexpected arguments"},

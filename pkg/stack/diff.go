@@ -11,6 +11,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/stack/pkger"
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
+	"github.com/kptkit/kptkit/pkg/textdiff"
 )
 
 // Diff is pkger's dry-run diff (its Diff type: JSON field names and order),
@@ -294,37 +295,30 @@ func (p *Preview) Unified() string {
 // Unified returns the item's unified diff, "" when it would not change.
 func (it Item) Unified() string {
 	from, to := "a/"+it.ref(), "b/"+it.ref()
-	var oldAssoc []v1alpha1.StackAssociation
-	switch it.Status {
-	case StatusNew:
+	var old, new string
+	if it.Status != StatusNew {
+		old = contentText(it.Old, it.OldAssociations)
+	} else {
 		from = "/dev/null"
-	case StatusRemove:
+	}
+	if it.Status != StatusRemove {
+		new = contentText(it.New, it.Entry.Associations)
+	} else {
 		to = "/dev/null"
 	}
-	if it.Status != StatusNew {
-		oldAssoc = it.OldAssociations
-	}
-	var newAssoc []v1alpha1.StackAssociation
-	if it.Status != StatusRemove {
-		newAssoc = it.Entry.Associations
-	}
-	a, b := contentLines(it.Old, oldAssoc, it.Status != StatusNew), contentLines(it.New, newAssoc, it.Status != StatusRemove)
-	return unified(from, to, a, b)
+	return textdiff.Unified(from, to, old, new)
 }
 
-// contentLines renders a content as YAML lines, its associations a comment
-// after them. A resource on record without a last-applied content shows
-// as a comment saying so.
-func contentLines(content json.RawMessage, assoc []v1alpha1.StackAssociation, present bool) []string {
-	if !present {
-		return nil
-	}
-	var lines []string
+// contentText renders a content as YAML, its associations a comment after
+// it. A resource on record without a last-applied content shows as a
+// comment saying so.
+func contentText(content json.RawMessage, assoc []v1alpha1.StackAssociation) string {
+	var b strings.Builder
 	if content == nil {
-		lines = append(lines, "# no last-applied content on record")
+		b.WriteString("# no last-applied content on record\n")
 	} else if nodes, err := pkgfile.DecodeBytes(nil, "content.json", content); err == nil {
 		if y, err := pkgfile.EncodeYAML(nodes); err == nil {
-			lines = strings.Split(strings.TrimSuffix(string(y), "\n"), "\n")
+			b.Write(y)
 		}
 	}
 	if len(assoc) > 0 {
@@ -332,7 +326,7 @@ func contentLines(content json.RawMessage, assoc []v1alpha1.StackAssociation, pr
 		for _, a := range assoc {
 			names = append(names, a.String())
 		}
-		lines = append(lines, "# associations: "+strings.Join(names, ", "))
+		fmt.Fprintf(&b, "# associations: %s\n", strings.Join(names, ", "))
 	}
-	return lines
+	return b.String()
 }

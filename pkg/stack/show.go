@@ -90,7 +90,12 @@ func YAML(st v1alpha1.Stack) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := pkgfile.DecodeBytes(nil, "record.json", j)
+	return jsonToYAML(j)
+}
+
+// jsonToYAML writes JSON as block-style YAML, keys in their order.
+func jsonToYAML(j []byte) ([]byte, error) {
+	nodes, err := pkgfile.DecodeBytes(nil, "value.json", j)
 	if err != nil {
 		return nil, err
 	}

@@ -207,3 +207,51 @@ func report(changes []Change, t *target) []result.Result {
 	}
 	return out
 }
+
+// OwnedFiles returns the package's files that hold only resources its
+// Stack tracks (what `kptkit stack uninstall --delete-files` removes),
+// sorted: a file that also holds a Kptfile, a local-config item (the Stack
+// itself), an in-cluster item or a resource the record does not know is
+// kept.
+func OwnedFiles(rl *resourcelist.ResourceList, opts Options) ([]string, error) {
+	t, rs := findTarget(rl, opts.Stack)
+	if err := firstError(rs); err != nil {
+		return nil, err
+	}
+	recorded := make(map[string]bool, len(t.record.Status.Resources))
+	for _, e := range t.record.Status.Resources {
+		recorded[e.Key()] = true
+	}
+	_, tracked, _ := collect(rl, opts.Env)
+	owned := make(map[*resourcelist.Item]bool, len(tracked))
+	for _, r := range tracked {
+		owned[r.item] = recorded[r.key]
+	}
+	keep := map[string]bool{}
+	files := map[string]bool{}
+	for _, it := range rl.Select(func(resourcelist.Header) bool { return true }) {
+		p := it.Header().Path
+		files[p] = true
+		if !owned[it] {
+			keep[p] = true
+		}
+	}
+	var out []string
+	for p := range files {
+		if p != "" && !keep[p] {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// firstError returns the first error result as a Go error, or nil.
+func firstError(rs []result.Result) error {
+	for _, r := range rs {
+		if r.Severity == result.SeverityError {
+			return r
+		}
+	}
+	return nil
+}

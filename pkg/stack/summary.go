@@ -177,6 +177,15 @@ func references(refs []pkger.Ref, env pkger.Env) []SummaryReference {
 // JSON returns the summary as pkger writes it: indented by two spaces.
 func (s Summary) JSON() ([]byte, error) { return indentJSON(s) }
 
+// YAML returns the summary (as JSON has it) written as YAML.
+func (s Summary) YAML() ([]byte, error) {
+	j, err := s.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return jsonToYAML(j)
+}
+
 func nonNilStrings(s []string) []string {
 	if s == nil {
 		return []string{}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/result"
+	"github.com/kptkit/kptkit/pkg/stack"
+)
+
+// stackPkg is a package the stack commands read: a folder (its files, and
+// its items as kpt reads them) or one file.
+type stackPkg struct {
+	dir   string // "" for one file
+	files kptpkg.Files
+	items []*yaml.RNode
+}
+
+// stackLoad reads a package folder, or one package file, through kptpkg.
+func stackLoad(root string) (*stackPkg, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		b, err := os.ReadFile(root)
+		if err != nil {
+			return nil, err
+		}
+		items, err := kptpkg.Items(filepath.Base(root), b)
+		return &stackPkg{items: items}, err
+	}
+	files, err := pkgfs.Read(root)
+	if err != nil {
+		return nil, err
+	}
+	items, err := files.Resources("", true)
+	if err != nil {
+		return nil, err
+	}
+	return &stackPkg{dir: root, files: files, items: items}, nil
+}
+
+// list returns the package's items (copies) as a ResourceList, with cfg as
+// its functionConfig (nil: none).
+func (p *stackPkg) list(cfg *yaml.RNode) *resourcelist.ResourceList {
+	return kptpkg.ResourceList(kptpkg.Copy(p.items), nil, cfg)
+}
+
+// write writes the package's files as rl leaves them: the files that
+// changed (the Stack's), and none of remove. Nothing else is touched.
+func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
+	if p.dir == "" {
+		return errors.New("name a package folder: the Stack is written into it")
+	}
+	after, err := kptpkg.Sink(rl.Nodes(), p.items, p.files)
+	if err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(p.dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, f := range after.Paths() {
+		if string(after[f]) == string(p.files[f]) && p.files[f] != nil || slices.Contains(remove, f) {
+			continue
+		}
+		if err := writeAtomic(root, f, after[f]); err != nil {
+			return fmt.Errorf("cannot write %s: %w", filepath.Join(p.dir, f), err)
+		}
+	}
+	for _, f := range remove {
+		if err := root.Remove(f); err != nil {
+			return fmt.Errorf("cannot delete %s: %w", filepath.Join(p.dir, f), err)
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes a file of the package through a temporary file in its
+// folder, so that a reader sees the old bytes or the new ones.
+func writeAtomic(root *os.Root, name string, data []byte) error {
+	if dir := path.Dir(name); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp := path.Join(path.Dir(name), "."+path.Base(name)+".kptkit-tmp")
+	if err := root.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		_ = root.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// stackApplyFlags are the options of an apply on the command line: the
+// Stack, the values of environment references, the secrets provided.
+type stackApplyFlags struct {
+	stack   *string
+	env     envFlag
+	secrets listFlag
+}
+
+func addStackApplyFlags(fs *flag.FlagSet) *stackApplyFlags {
+	f := &stackApplyFlags{stack: fs.String("stack", "", "the Stack to use (default: the package's only one)")}
+	fs.Var(&f.env, "env", "KEY=VALUE: the value of an environment reference (repeat for more)")
+	fs.Var(&f.secrets, "secret", "KEY: a secret known to be provided (repeat for more)")
+	return f
+}
+
+// options reads the apply's options as apply-stack reads its ApplyStack:
+// the flags make one, the clock is SOURCE_DATE_EPOCH or the wall clock.
+func (f *stackApplyFlags) options(p *stackPkg, dryRun bool) (*resourcelist.ResourceList, stack.Options, error) {
+	cfg := v1alpha1.ApplyStack{
+		TypeMeta: v1alpha1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindApplyStack},
+		Metadata: v1alpha1.ObjectMeta{Name: "kptkit-stack"},
+		Stack:    *f.stack, Secrets: f.secrets, DryRun: dryRun,
+	}
+	if len(f.env) > 0 {
+		cfg.EnvRefs = map[string]decode.AnyScalar{}
+		for k, v := range f.env {
+			cfg.EnvRefs[k] = decode.AnyScalar(v)
+		}
+	}
+	b, err := yaml.Marshal(cfg)
+	if err != nil {
+		return nil, stack.Options{}, err
+	}
+	node, err := yaml.Parse(string(b))
+	if err != nil {
+		return nil, stack.Options{}, err
+	}
+	rl := p.list(node)
+	opts, rs := stack.OptionsFrom(krmfn.ConfigOf(rl), functions.Env())
+	return rl, opts, firstResultError(rs)
+}
+
+// stackApply applies a package folder in process (pkger's `influx apply
+// -f`): the package is read as kpt reads it, but the items need not pass
+// kpt's own checks (a metadata.name that is an environment reference).
+func stackApply(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	f := addStackApplyFlags(fs)
+	if err := stackFlags(fs, args, 1); err != nil {
+		return err
+	}
+	p, err := stackLoad(stackArg(fs))
+	if err != nil {
+		return err
+	}
+	rl, opts, err := f.options(p, false)
+	if err != nil {
+		return err
+	}
+	rs, err := stack.Apply(rl, opts)
+	if err != nil {
+		return err
+	}
+	if err := printResults(rs, stdout, stderr); err != nil {
+		return err
+	}
+	return p.write(rl, nil)
+}
+
+// stackDiff is a dry run: what applying the package would change, as a
+// unified diff or (--json) pkger's diff.
+func stackDiff(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print pkger's diff as JSON")
+	f := addStackApplyFlags(fs)
+	if err := stackFlags(fs, args, 1); err != nil {
+		return err
+	}
+	p, err := stackLoad(stackArg(fs))
+	if err != nil {
+		return err
+	}
+	rl, opts, err := f.options(p, true)
+	if err != nil {
+		return err
+	}
+	preview, rs := stack.DryRun(rl, opts)
+	if err := printResults(rs, io.Discard, stderr); err != nil {
+		return err
+	}
+	if *asJSON {
+		out, err := preview.Diff().JSON()
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(out)
+		return err
+	}
+	_, err = io.WriteString(stdout, preview.Unified())
+	return err
+}
+
+// stackSummary prints pkger's Summary of the package (show --summary).
+func stackSummary(f *stackApplyFlags, root string, asJSON bool, stdout, stderr io.Writer) error {
+	p, err := stackLoad(root)
+	if err != nil {
+		return err
+	}
+	rl, opts, err := f.options(p, true)
+	if err != nil {
+		return err
+	}
+	preview, rs := stack.DryRun(rl, opts)
+	if err := printResults(rs, io.Discard, stderr); err != nil {
+		return err
+	}
+	render := preview.Summary(opts.Env).YAML
+	if asJSON {
+		render = preview.Summary(opts.Env).JSON
+	}
+	out, err := render()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(out)
+	return err
+}
+
+// stackUninstall is pkger's UninstallStack: every resource the Stack
+// tracks is removed from the record, which keeps the stack; with
+// --delete-files the files that held only tracked resources go too.
+func stackUninstall(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
+	f := addStackApplyFlags(fs)
+	deleteFiles := fs.Bool("delete-files", false, "delete the files that hold only tracked resources")
+	if err := stackFlags(fs, args, 1); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return stackUsageError{errors.New("name the package to uninstall")}
+	}
+	p, err := stackLoad(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	rl, opts, err := f.options(p, false)
+	if err != nil {
+		return err
+	}
+	var remove []string
+	if *deleteFiles {
+		if remove, err = stack.OwnedFiles(rl, opts); err != nil {
+			return err
+		}
+	}
+	rs, err := stack.Uninstall(rl, opts)
+	if err != nil {
+		return err
+	}
+	if err := printResults(rs, stdout, stderr); err != nil {
+		return err
+	}
+	for _, f := range remove {
+		fmt.Fprintf(stdout, "deleted file %s\n", f)
+	}
+	return p.write(rl, remove)
+}
+
+// printResults prints info results on stdout, warnings and errors on
+// stderr, in the order they come (the changes in package order); with any
+// error it returns one (the command failed).
+func printResults(rs []result.Result, stdout, stderr io.Writer) error {
+	errs := 0
+	for _, r := range rs {
+		switch r.Severity {
+		case result.SeverityInfo:
+			fmt.Fprintln(stdout, r.Message)
+		default:
+			fmt.Fprintf(stderr, "%s: %s\n", r.Severity, r.Message)
+			if r.Severity == result.SeverityError {
+				errs++
+			}
+		}
+	}
+	if errs > 0 {
+		return fmt.Errorf("refused: %d error(s), nothing changed", errs)
+	}
+	return nil
+}
+
+// firstResultError returns the first error result as a Go error.
+func firstResultError(rs []result.Result) error {
+	var msgs []string
+	for _, r := range rs {
+		if r.Severity == result.SeverityError {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "\n"))
+}
+
+// envFlag collects KEY=VALUE flags.
+type envFlag map[string]string
+
+func (e *envFlag) String() string { return "" }
+
+func (e *envFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("%q: want KEY=VALUE", s)
+	}
+	if *e == nil {
+		*e = envFlag{}
+	}
+	(*e)[k] = v
+	return nil
+}
