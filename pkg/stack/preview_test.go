@@ -98,3 +98,57 @@ func FuzzPreview(f *testing.F) {
 		_ = p.Unified()
 	})
 }
+
+// Uninstall deletes every tracked resource from the record, which keeps
+// the stack; a later apply creates them anew, with new ids.
+func TestUninstall(t *testing.T) {
+	t.Parallel()
+	out := read(t, filepath.Join("testdata", "scenario", "1-create", krmtest.Expected))
+	rl, err := resourcelist.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := stackOf(t, out)
+	rs, err := stack.Uninstall(rl, stack.Options{Now: t1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, r := range rs {
+		msgs = append(msgs, r.Message)
+	}
+	want := []string{"deleted Label/lucid_einstein", "deleted Bucket/pristine_noir", "deleted Dashboard/charmed_saratoba", "uninstalled Stack/s1"}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	b, err := rl.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stackOf(t, b)
+	if st.Status.StackID != first.Status.StackID || st.Status.CreatedAt != first.Status.CreatedAt ||
+		st.Status.EventType != "uninstall" || len(st.Status.Resources) != 0 || st.Status.LastApplied != "" {
+		t.Errorf("uninstalled record: %+v", st.Status)
+	}
+	// Applying the package again creates its resources with new ids.
+	rl, err = resourcelist.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stack.Apply(rl, stack.Options{Now: t1}); err != nil {
+		t.Fatal(err)
+	}
+	b, err = rl.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := stackOf(t, b)
+	if again.Status.EventType != "" || len(again.Status.Resources) != 3 {
+		t.Fatalf("re-applied record: %+v", again.Status)
+	}
+	for i, r := range again.Status.Resources {
+		if r.ID == first.Status.Resources[i].ID {
+			t.Errorf("%s kept its id %s after the uninstall", r.Ref(), r.ID)
+		}
+	}
+}
