@@ -6,6 +6,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
 )
 
@@ -20,6 +21,7 @@ func BenchmarkApply(b *testing.B) {
 	if results.HasError() {
 		b.Fatalf("first apply: %.300v", results)
 	}
+	record, applied := recordSize(b, again)
 	for _, input := range []struct {
 		name string
 		in   []byte
@@ -28,14 +30,44 @@ func BenchmarkApply(b *testing.B) {
 			b.Run(input.name+"/"+f.Name, func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(input.in)))
+				report := krmtest.CPU(b)
 				for b.Loop() {
 					if _, rs := krmfn.Process(f, input.in, env); rs.HasError() {
 						b.Fatal(rs)
 					}
 				}
+				report()
+				if f.Name == stack.Function.Name {
+					b.ReportMetric(float64(record), "record-B")
+					b.ReportMetric(float64(applied), "lastApplied-B")
+				}
 			})
 		}
 	}
+}
+
+// recordSize returns the size of the Stack item an apply wrote (as the
+// ResourceList holds it) and of its lastApplied.
+func recordSize(b *testing.B, out []byte) (record, applied int) {
+	b.Helper()
+	rl, err := resourcelist.Parse(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	stacks := rl.Select(stack.IsStack)
+	if len(stacks) != 1 {
+		b.Fatalf("%d Stacks", len(stacks))
+	}
+	s, err := stacks[0].Node().String()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(s) {
+		if strings.HasPrefix(strings.TrimSpace(line), "lastApplied: ") {
+			applied = len(line)
+		}
+	}
+	return len(s), applied
 }
 
 // An unchanged re-apply of the big package leaves its items byte-identical.

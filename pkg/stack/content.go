@@ -22,14 +22,23 @@ import (
 // resources have one checksum exactly when they have one content.
 func Content(n *yaml.Node) []byte {
 	var w contentWriter
-	w.node(n, atRoot, 0)
-	return w.b
+	return w.content(n)
 }
 
-// contentWriter writes a resource's content (Content).
+// contentWriter writes resources' contents (Content), reusing its buffers.
 type contentWriter struct {
 	b     []byte
 	nodes int
+	// keys holds the fields that count of the mappings being written, from
+	// the outermost (as canon's).
+	keys []int
+}
+
+// content returns a resource's content, in a buffer the next call reuses.
+func (w *contentWriter) content(n *yaml.Node) []byte {
+	w.b, w.nodes = w.b[:0], 0
+	w.node(n, atRoot, 0)
+	return w.b
 }
 
 // maxContentDepth bounds the nesting of a content (JSON readers refuse
@@ -72,23 +81,26 @@ func (w *contentWriter) node(n *yaml.Node, at place, depth int) {
 // mapping writes the fields that count, sorted by key (the last of a
 // repeated key wins, as a JSON reader takes it).
 func (w *contentWriter) mapping(n *yaml.Node, at place, depth int) {
-	var keys []int
+	start := len(w.keys)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if counts(n.Content[i].Value, n.Content[i+1], at) {
-			keys = append(keys, i)
+			w.keys = append(w.keys, i)
 		}
 	}
-	slices.SortStableFunc(keys, func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
+	end := len(w.keys)
+	slices.SortStableFunc(w.keys[start:end], func(a, b int) int { return strings.Compare(n.Content[a].Value, n.Content[b].Value) })
 	w.b = append(w.b, '{')
-	for k, i := range keys {
-		if k > 0 {
+	for k := start; k < end; k++ {
+		if k > start {
 			w.b = append(w.b, ',')
 		}
+		i := w.keys[k] // w.keys may move as the values are written
 		w.b = appendJSONString(w.b, n.Content[i].Value)
 		w.b = append(w.b, ':')
 		w.node(n.Content[i+1], child(n.Content[i].Value, at), depth+1)
 	}
 	w.b = append(w.b, '}')
+	w.keys = w.keys[:start]
 }
 
 // scalar writes a scalar by what it means: numbers, booleans and null as
@@ -108,17 +120,53 @@ func (w *contentWriter) scalar(n *yaml.Node) {
 			return
 		}
 	case yaml.NodeTagInt:
-		if s := canonInt(n.Value); json.Valid([]byte(s)) {
+		if s := canonInt(n.Value); jsonNumber(s) {
 			w.b = append(w.b, s...)
 			return
 		}
 	case yaml.NodeTagFloat:
-		if s := canonFloat(n.Value); json.Valid([]byte(s)) {
+		if s := canonFloat(n.Value); jsonNumber(s) {
 			w.b = append(w.b, s...)
 			return
 		}
 	}
 	w.b = appendJSONString(w.b, n.Value)
+}
+
+// jsonNumber reports whether s is a number as JSON writes one:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && s[i-n] == '0':
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // appendJSONString appends s as a JSON string (invalid UTF-8 becomes
@@ -127,6 +175,14 @@ func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		safe := i
+		for safe < len(s) && s[safe] >= 0x20 && s[safe] < utf8.RuneSelf && s[safe] != '"' && s[safe] != '\\' {
+			safe++
+		}
+		b, i = append(b, s[i:safe]...), safe
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
@@ -181,7 +237,7 @@ func encodeApplied(resources []v1alpha1.StackResource, content func(i int) []byt
 	}
 	raw.WriteByte('}')
 	var z bytes.Buffer
-	fw, err := flate.NewWriter(&z, flate.BestCompression)
+	fw, err := flate.NewWriter(&z, flate.DefaultCompression)
 	if err != nil {
 		return "", err
 	}

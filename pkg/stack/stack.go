@@ -137,7 +137,8 @@ func (s *state) apply(rl *resourcelist.ResourceList, rs []result.Result) ([]resu
 	if !s.changed() {
 		return append(rs, t.item.Infof("no changes")), nil
 	}
-	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return Content(s.tracked[i].node.YNode()) })
+	var w contentWriter
+	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return w.content(s.tracked[i].node.YNode()) })
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the last-applied contents: %w", err)
 	}
