@@ -155,6 +155,27 @@ func (f *stackApplyFlags) options(p *stackPkg, dryRun bool) (*resourcelist.Resou
 	return rl, opts, firstResultError(rs)
 }
 
+// load reads the package at root and its options (see options).
+func (f *stackApplyFlags) load(root string, dryRun bool) (*stackPkg, *resourcelist.ResourceList, stack.Options, error) {
+	p, err := stackLoad(root)
+	if err != nil {
+		return nil, nil, stack.Options{}, err
+	}
+	rl, opts, err := f.options(p, dryRun)
+	return p, rl, opts, err
+}
+
+// preview dry-runs the package at root; a refused apply is an error (its
+// problems are printed), warnings are printed too.
+func (f *stackApplyFlags) preview(root string, stderr io.Writer) (*stack.Preview, stack.Options, error) {
+	_, rl, opts, err := f.load(root, true)
+	if err != nil {
+		return nil, opts, err
+	}
+	preview, rs := stack.DryRun(rl, opts)
+	return preview, opts, printResults(rs, io.Discard, stderr)
+}
+
 // stackApply applies a package folder in process (pkger's `influx apply
 // -f`): the package is read as kpt reads it, but the items need not pass
 // kpt's own checks (a metadata.name that is an environment reference).
@@ -164,11 +185,7 @@ func stackApply(args []string, stdout, stderr io.Writer) error {
 	if err := stackFlags(fs, args, 1); err != nil {
 		return err
 	}
-	p, err := stackLoad(stackArg(fs))
-	if err != nil {
-		return err
-	}
-	rl, opts, err := f.options(p, false)
+	p, rl, opts, err := f.load(stackArg(fs), false)
 	if err != nil {
 		return err
 	}
@@ -191,16 +208,8 @@ func stackDiff(args []string, stdout, stderr io.Writer) error {
 	if err := stackFlags(fs, args, 1); err != nil {
 		return err
 	}
-	p, err := stackLoad(stackArg(fs))
+	preview, _, err := f.preview(stackArg(fs), stderr)
 	if err != nil {
-		return err
-	}
-	rl, opts, err := f.options(p, true)
-	if err != nil {
-		return err
-	}
-	preview, rs := stack.DryRun(rl, opts)
-	if err := printResults(rs, io.Discard, stderr); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -217,16 +226,8 @@ func stackDiff(args []string, stdout, stderr io.Writer) error {
 
 // stackSummary prints pkger's Summary of the package (show --summary).
 func stackSummary(f *stackApplyFlags, root string, asJSON bool, stdout, stderr io.Writer) error {
-	p, err := stackLoad(root)
+	preview, opts, err := f.preview(root, stderr)
 	if err != nil {
-		return err
-	}
-	rl, opts, err := f.options(p, true)
-	if err != nil {
-		return err
-	}
-	preview, rs := stack.DryRun(rl, opts)
-	if err := printResults(rs, io.Discard, stderr); err != nil {
 		return err
 	}
 	render := preview.Summary(opts.Env).YAML
@@ -254,11 +255,7 @@ func stackUninstall(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return stackUsageError{errors.New("name the package to uninstall")}
 	}
-	p, err := stackLoad(fs.Arg(0))
-	if err != nil {
-		return err
-	}
-	rl, opts, err := f.options(p, false)
+	p, rl, opts, err := f.load(fs.Arg(0), false)
 	if err != nil {
 		return err
 	}

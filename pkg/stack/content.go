@@ -46,15 +46,7 @@ func (w *contentWriter) content(n *yaml.Node) []byte {
 const maxContentDepth = 1000
 
 func (w *contentWriter) node(n *yaml.Node, at place, depth int) {
-	for i := 0; n != nil && i < 100 && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode); i++ {
-		if n.Kind == yaml.AliasNode {
-			n = n.Alias
-		} else if len(n.Content) == 1 {
-			n = n.Content[0]
-		} else {
-			break
-		}
-	}
+	n = unwrap(n)
 	if w.nodes++; n == nil || w.nodes > maxCanonNodes || depth > maxContentDepth {
 		w.b = append(w.b, "null"...)
 		return

@@ -169,34 +169,38 @@ func isRefMapping(m *yaml.Node) bool {
 
 // readRef reads a reference mapping; problem says what is wrong with it.
 func readRef(m *yaml.Node) (r Ref, problem string) {
-	if e := fieldpath.Field(m, "envRef"); e != nil {
-		e = fieldpath.Deref(e)
-		if e == nil || e.Kind != yaml.MappingNode {
-			return r, "envRef must be a mapping with a key (and maybe a default)"
-		}
-		r.Env, _ = scalarString(fieldpath.Deref(fieldpath.Field(e, "key")))
-		if strings.TrimSpace(r.Env) == "" {
-			return r, "envRef has no key: give it one (envRef: {key: name, default: value})"
-		}
-		if d := fieldpath.Deref(fieldpath.Field(e, "default")); !isNull(d) {
-			r.Default, _ = scalarString(d)
-			r.HasDefault = true
-		}
+	var e, s *yaml.Node
+	if r.Env, e, problem = refKey(m, "envRef", "{key: name, default: value}"); problem != "" {
+		return r, problem
 	}
-	if s := fieldpath.Field(m, "secretRef"); s != nil {
-		s = fieldpath.Deref(s)
-		if s == nil || s.Kind != yaml.MappingNode {
-			return r, "secretRef must be a mapping with a key"
-		}
-		r.Secret, _ = scalarString(fieldpath.Deref(fieldpath.Field(s, "key")))
-		if strings.TrimSpace(r.Secret) == "" {
-			return r, "secretRef has no key: give it one (secretRef: {key: name})"
-		}
+	if d := fieldpath.Deref(fieldpath.Field(e, "default")); e != nil && !isNull(d) {
+		r.Default, _ = scalarString(d)
+		r.HasDefault = true
 	}
-	if r.Env != "" && r.Secret != "" {
+	if r.Secret, s, problem = refKey(m, "secretRef", "{key: name}"); problem != "" {
+		return r, problem
+	}
+	if e != nil && s != nil {
 		return r, "a field takes an envRef or a secretRef, not both"
 	}
 	return r, ""
+}
+
+// refKey reads a reference's field of m (envRef, secretRef) and its key:
+// the field is nil when m has none.
+func refKey(m *yaml.Node, field, form string) (key string, ref *yaml.Node, problem string) {
+	f := fieldpath.Field(m, field)
+	if f == nil {
+		return "", nil, ""
+	}
+	if f = fieldpath.Deref(f); f == nil || f.Kind != yaml.MappingNode {
+		return "", f, fmt.Sprintf("%s must be a mapping: %s: %s", field, field, form)
+	}
+	key, _ = scalarString(fieldpath.Deref(fieldpath.Field(f, "key")))
+	if strings.TrimSpace(key) == "" {
+		return "", f, fmt.Sprintf("%s has no key: give it one (%s: %s)", field, field, form)
+	}
+	return key, f, ""
 }
 
 // indexes turns a field path into its pattern: spec.selected[2] →
