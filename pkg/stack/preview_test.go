@@ -1,6 +1,7 @@
 package stack_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 	"github.com/kptkit/kptkit/pkg/stack"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
 // preview dry-runs a golden case's input with its config and clock.
@@ -151,4 +153,29 @@ func TestUninstall(t *testing.T) {
 			t.Errorf("%s kept its id %s after the uninstall", r.Ref(), r.ID)
 		}
 	}
+}
+
+func ExampleDryRun() {
+	rl, _ := resourcelist.Parse([]byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: influxdata.com/v2alpha1
+  kind: Bucket
+  metadata:
+    name: metrics
+  spec:
+    name: {envRef: {key: bucket-name}}
+`))
+	p, _ := stack.DryRun(rl, stack.Options{Env: pkger.Env{"bucket-name": "metrics-prod"}})
+	fmt.Print(p.Unified())
+	// Output:
+	// --- /dev/null
+	// +++ b/Bucket/metrics
+	// @@ -0,0 +1,6 @@
+	// +apiVersion: influxdata.com/v2alpha1
+	// +kind: Bucket
+	// +metadata:
+	// +  name: metrics
+	// +spec:
+	// +  name: metrics-prod
 }

@@ -1,8 +1,9 @@
-// Package pkger validates InfluxDB package resources (apiVersion
-// influxdata.com/v2alpha1) with the rules of InfluxDB's pkger: objects go
-// in (kind, metadata.name, their index and their YAML); every rule violation
-// comes out, in pkger's own message form
-// `kind=<K> field=root[<i>].<path> reason="<msg>"`.
+// Package pkger applies InfluxDB's pkger to package resources (apiVersion
+// influxdata.com/v2alpha1): an object goes in, Resolve returns it with its
+// environment references resolved (`envRef: {key, default}`: a given value,
+// else the default, else env-<key>) and its references listed; Validate
+// takes the resolved objects and returns every rule violation, in pkger's
+// own message form `kind=<K> field=root[<i>].<path> reason="<msg>"`.
 package pkger
 
 import (

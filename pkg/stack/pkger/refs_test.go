@@ -1,6 +1,7 @@
 package pkger_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -147,4 +148,17 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("name %q resolves again to %q", got.Name, again.Name)
 		}
 	})
+}
+
+func ExampleResolve() {
+	bucket := yaml.MustParse("kind: Bucket\nmetadata:\n  name:\n    envRef: {key: bucket-name, default: metrics}\nspec:\n  name: {envRef: {key: display-name}}\n")
+	r := pkger.Resolve("Bucket", bucket, pkger.Env{"bucket-name": "metrics-prod"})
+	fmt.Println(r.Name)
+	for _, ref := range r.Refs {
+		fmt.Printf("%s: %s = %s (given: %v)\n", ref.Field, ref.Env, ref.Value(pkger.Env{"bucket-name": "metrics-prod"}), ref.Given(pkger.Env{"bucket-name": "metrics-prod"}))
+	}
+	// Output:
+	// metrics-prod
+	// metadata.name: bucket-name = metrics-prod (given: true)
+	// spec.name: display-name = env-display-name (given: false)
 }
