@@ -29,6 +29,19 @@ func TestContent(t *testing.T) {
 	}
 }
 
+// A value that contains itself (found by FuzzContent) is cut at a depth
+// JSON readers take.
+func TestContentSelfAlias(t *testing.T) {
+	t.Parallel()
+	n, err := yaml.Parse("a: &x {b: *x}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := Content(n.YNode()); !json.Valid(c) || strings.Count(string(c), "{") != maxContentDepth+1 {
+		t.Errorf("content %.100s... (%d bytes)", c, len(c))
+	}
+}
+
 func TestApplied(t *testing.T) {
 	t.Parallel()
 	rs := []v1alpha1.StackResource{{ID: "00000000000000a1"}, {ID: "00000000000000b2"}}
