@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,7 +63,8 @@ func (p *stackPkg) list(cfg *yaml.RNode) *resourcelist.ResourceList {
 }
 
 // write writes the package's files as rl leaves them: the files that
-// changed (the Stack's), and none of remove. Nothing else is touched.
+// changed (the Stack's), each atomically (pkgfs), and deletes those in
+// remove. Nothing else is touched.
 func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
 	if p.dir == "" {
 		return errors.New("name a package folder: the Stack is written into it")
@@ -73,42 +73,31 @@ func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
 	if err != nil {
 		return err
 	}
+	out, err := pkgfs.OpenOut(p.dir)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	for _, f := range after.Paths() {
+		if slices.Contains(remove, f) {
+			continue
+		}
+		if _, err := out.WriteFile(f, after[f]); err != nil {
+			return fmt.Errorf("cannot write %s: %w", filepath.Join(p.dir, f), err)
+		}
+	}
+	if len(remove) == 0 {
+		return nil
+	}
 	root, err := os.OpenRoot(p.dir)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
-	for _, f := range after.Paths() {
-		if string(after[f]) == string(p.files[f]) && p.files[f] != nil || slices.Contains(remove, f) {
-			continue
-		}
-		if err := writeAtomic(root, f, after[f]); err != nil {
-			return fmt.Errorf("cannot write %s: %w", filepath.Join(p.dir, f), err)
-		}
-	}
 	for _, f := range remove {
 		if err := root.Remove(f); err != nil {
 			return fmt.Errorf("cannot delete %s: %w", filepath.Join(p.dir, f), err)
 		}
-	}
-	return nil
-}
-
-// writeAtomic writes a file of the package through a temporary file in its
-// folder, so that a reader sees the old bytes or the new ones.
-func writeAtomic(root *os.Root, name string, data []byte) error {
-	if dir := path.Dir(name); dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	tmp := path.Join(path.Dir(name), "."+path.Base(name)+".kptkit-tmp")
-	if err := root.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := root.Rename(tmp, name); err != nil {
-		_ = root.Remove(tmp)
-		return err
 	}
 	return nil
 }
