@@ -29,7 +29,7 @@ func (r *runner) inputs(j *job, up Upstream) string {
 	if j.set != nil {
 		field(h, j.set.key())
 	}
-	field(h, encode(j.node.Field("spec")))
+	field(h, j.spec)
 	for _, inj := range j.pv.Spec.Injectors {
 		for _, o := range r.cluster.byName[keyOf(j.pv.Metadata.Namespace, inj.Name)] {
 			field(h, o.MustString())

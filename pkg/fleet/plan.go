@@ -44,8 +44,10 @@ func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
 
 // job is one PackageVariant to render.
 type job struct {
-	pv    porch.PackageVariant
-	node  *yaml.RNode
+	pv porch.PackageVariant
+	// spec is the variant's spec as written (or as its set made it), for
+	// the inputs digest; the node itself is not kept.
+	spec  string
 	set   *setPlan // the set whose child it is; nil for a variant given as such
 	where string
 	path  string // <downstream repo>/<downstream package>
@@ -160,7 +162,7 @@ func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl 
 
 // add decodes and validates one PackageVariant and makes its job.
 func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
-	j := &job{node: n, set: set, where: where}
+	j := &job{set: set, where: where, spec: encode(n.Field("spec"))}
 	var unknown []decode.Error
 	for _, e := range decode.Into(n.YNode(), &j.pv, decode.Options{Unknown: &unknown}, "") {
 		j.errs = append(j.errs, e.Error())
