@@ -111,7 +111,7 @@ func removeStale(rl *resourcelist.ResourceList, s *Set, stale []*resourcelist.It
 
 // create appends the new children, refusing a name another PackageVariant
 // of the namespace has, or a file another item is in. Each is built and
-// encoded final (as text) on one of a few goroutines, each with one builder
+// encoded (kept as text) on one of a few goroutines, each with one builder
 // whose nodes serve its children in turn, then added in order.
 func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.Node, n *tally) []result.Result {
 	if len(fresh) == 0 {
@@ -151,7 +151,7 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.No
 		ok, files = append(ok, d), append(files, p)
 	}
 	var (
-		finals   = make([]resourcelist.Final, len(ok))
+		encoded  = make([]resourcelist.Encoded, len(ok))
 		errs     = make([]error, len(ok))
 		w        = workers(len(ok))
 		builders = make([]builder, w)
@@ -160,7 +160,7 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.No
 	parallel(len(ok), w, func(w, i int) {
 		b, d := &builders[w], ok[i]
 		node := b.child(s, d.name, files[i], b.spec(d.spec, up, d.repo, d.pkg))
-		finals[i], errs[i] = encoders[w].Final(yaml.NewRNode(node), files[i])
+		encoded[i], errs[i] = encoders[w].Encode(yaml.NewRNode(node), files[i])
 		b.reset()
 	})
 	for i, d := range ok {
@@ -168,7 +168,7 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.No
 			rs = append(rs, s.errorf(d.target.field(), "%s: cannot add PackageVariant %q: %v", d.target, d.name, errs[i]))
 			continue
 		}
-		rl.AddFinal(finals[i])
+		rl.AddEncoded(encoded[i])
 		n.created++
 	}
 	return rs

@@ -153,7 +153,7 @@ func (b *builder) copy(n *yaml.Node) *yaml.Node {
 // builder makes the YAML nodes of children. It hands them out of slabs: a
 // fleet's children are tens of thousands of nodes each, allocated together.
 // A builder whose nodes nothing refers to any more (the children it built
-// were added final, as text) is reset and hands the same nodes out again.
+// were added encoded, as text) is reset and hands the same nodes out again.
 type builder struct {
 	slabs     [][]yaml.Node
 	cur, next int      // the next node handed out is slabs[cur][next]

@@ -29,8 +29,7 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		// As a list item, emitted in place, it must read as yaml.v3's
 		// encoding indented under "- ".
 		var item bytes.Buffer
-		rl := &ResourceList{}
-		if err := rl.writeItem(&item, n, 3, 0); err != nil {
+		if err := writeItem(&item, n, 3, 0); err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
@@ -46,13 +45,13 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		if !bytes.Equal(want.Bytes(), item.Bytes()) {
 			t.Fatalf("an item emitted in place differs (-yaml.v3 +emit):\n%s", cmp.Diff(want.String(), item.String()))
 		}
-		// Added final, the item reads back as the same data.
+		// Kept encoded, the item reads back as the same data.
 		var entry bytes.Buffer
-		if err := rl.writeItem(&entry, n, 1, 0); err != nil {
+		if err := writeItem(&entry, n, 1, 0); err != nil {
 			t.Fatal(err)
 		}
 		if back := encodeV3(decodeEntry(entry.Bytes())); !bytes.Equal(back, encodeV3(n)) {
-			t.Fatalf("an item added final reads back differently (-item +read back):\n%s", cmp.Diff(string(encodeV3(n)), string(back)))
+			t.Fatalf("an encoded item reads back differently (-item +read back):\n%s", cmp.Diff(string(encodeV3(n)), string(back)))
 		}
 	}
 	return true

@@ -1,14 +1,8 @@
 package resourcelist
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
-	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -25,20 +19,26 @@ const (
 // Edit before changing it, so that the ResourceList knows to write it anew
 // (an item that is not edited is written out as its original bytes).
 type Item struct {
-	node  *yaml.RNode // nil for an item added final, until it is read
+	rl    *ResourceList
+	node  *yaml.RNode // nil until read, for an item of the input read lazily or kept encoded
 	pos   int         // position in the input, -1 for a new item
-	raw   []byte      // original text of the item, nil when unknown
-	enc   []byte      // an item added final: its entry in the list, until it is edited
-	snap  []byte      // encoding of the node when Edit was first called
-	guard []byte      // encoding of the node when Guard was called (tests)
 	state itemState
-	hdr   *Header
+	entry entry    // where the item's entry sits in the input, when the layout is known
+	enc   []byte   // an item kept encoded: its entry in the list, until it is edited
+	hdr   *Header  // the header read from the node, or from the entry by yaml.v3
+	scan  *scanned // the header the scan read from the entry, while the item is kept
+	snap  []byte   // encoding of the node when Edit was first called
+	guard []byte   // encoding of the node when Guard was called (tests)
 }
 
 // Node returns the item's parsed YAML for reading. Use Edit to change it.
 func (it *Item) Node() *yaml.RNode {
 	if it.node == nil {
-		it.node = yaml.NewRNode(decodeEntry(it.enc))
+		if it.enc != nil {
+			it.node = yaml.NewRNode(decodeEntry(it.enc))
+		} else {
+			it.rl.load(it)
+		}
 	}
 	return it.node
 }
@@ -52,14 +52,20 @@ func (it *Item) Edit() *yaml.RNode {
 		it.snap = encodeNode(it.node.YNode())
 		it.state = stateEdited
 	}
-	it.hdr = nil
+	it.hdr, it.scan = nil, nil
 	return it.node
 }
 
 // Header returns the item's identity and the annotations functions select by.
 func (it *Item) Header() Header {
-	if it.hdr == nil || it.state == stateEdited || (it.state == stateAdded && it.enc == nil) {
+	switch {
+	case it.state == stateEdited || (it.state == stateAdded && it.enc == nil):
 		h := readHeader(it.node, it.pos)
+		it.hdr = &h
+	case it.scan != nil:
+		return it.scan.header(it.pos)
+	case it.hdr == nil:
+		h := readHeader(it.Node(), it.pos)
 		it.hdr = &h
 	}
 	return *it.hdr
@@ -83,178 +89,3 @@ func (it *Item) Warningf(field, format string, args ...any) result.Result {
 func (it *Item) Infof(format string, args ...any) result.Result {
 	return it.Header().Attach(result.Infof(format, args...))
 }
-
-// Header is what identifies an item: its type, name, file, labels and
-// annotations. It is cheap to read and is what selections match on.
-type Header struct {
-	APIVersion  string
-	Kind        string
-	Name        string
-	Namespace   string
-	Labels      map[string]string
-	Annotations map[string]string
-	// Path is the file the item comes from ("" when unknown, as under kustomize).
-	Path string
-	// Index is the item's document index within its file.
-	Index int
-	// Position is the item's position in the ResourceList (-1 for new items).
-	Position int
-}
-
-// Group returns the API group ("" for the core group).
-func (h Header) Group() string {
-	if g, _, ok := strings.Cut(h.APIVersion, "/"); ok {
-		return g
-	}
-	return ""
-}
-
-// Version returns the API version without the group.
-func (h Header) Version() string {
-	if _, v, ok := strings.Cut(h.APIVersion, "/"); ok {
-		return v
-	}
-	return h.APIVersion
-}
-
-// Is reports whether the item has the given apiVersion and kind.
-func (h Header) Is(apiVersion, kind string) bool {
-	return h.APIVersion == apiVersion && h.Kind == kind
-}
-
-// InCluster reports whether the item is an object of the management cluster.
-func (h Header) InCluster() bool {
-	return h.Annotations[v1alpha1.AnnotationInCluster] == "true"
-}
-
-// LocalConfig reports whether the item is local configuration, not meant for
-// a cluster.
-func (h Header) LocalConfig() bool {
-	return h.Annotations[kptfile.AnnotationLocalConfig] == "true"
-}
-
-// IsKptfile reports whether the item is a Kptfile (of any package).
-func (h Header) IsKptfile() bool {
-	return h.Kind == kptfile.Kind && h.Group() == kptfile.Group
-}
-
-// IsRootKptfile reports whether the item is the Kptfile of the package root:
-// at path "Kptfile", or without a path (as kustomize passes items).
-func (h Header) IsRootKptfile() bool {
-	return h.IsKptfile() && (h.Path == kptfile.FileName || h.Path == "")
-}
-
-// Ref returns the item as a result's resourceRef.
-func (h Header) Ref() result.ResourceRef {
-	return result.ResourceRef{APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: h.Namespace}
-}
-
-// String names the item for messages: Kind/name, Kind/namespace/name, or its
-// position when it has no name.
-func (h Header) String() string {
-	kind := h.Kind
-	if kind == "" {
-		kind = "item"
-	}
-	switch {
-	case h.Name == "":
-		return fmt.Sprintf("%s at position %d", kind, h.Position)
-	case h.Namespace != "":
-		return kind + "/" + h.Namespace + "/" + h.Name
-	default:
-		return kind + "/" + h.Name
-	}
-}
-
-// Where names the item's file for messages: its path, or its position in the
-// ResourceList when it has none.
-func (h Header) Where() string {
-	if h.Path != "" {
-		return h.Path
-	}
-	if h.Position < 0 {
-		return "new item"
-	}
-	return fmt.Sprintf("item %d", h.Position)
-}
-
-// Attach returns r pointing at this item: its resourceRef and file.
-func (h Header) Attach(r result.Result) result.Result {
-	return r.WithRef(h.Ref()).WithFile(h.Path, h.Index)
-}
-
-func readHeader(n *yaml.RNode, pos int) Header {
-	h := Header{Position: pos}
-	if n == nil || n.YNode().Kind != yaml.MappingNode {
-		return h
-	}
-	// One pass over the item's top-level fields and its metadata: this runs
-	// for every item a selection looks at.
-	c := n.YNode().Content
-	for i := 0; i+1 < len(c); i += 2 {
-		switch c[i].Value {
-		case "apiVersion":
-			h.APIVersion = scalarValue(c[i+1])
-		case "kind":
-			h.Kind = scalarValue(c[i+1])
-		case "metadata":
-			readMetadata(c[i+1], &h)
-		}
-	}
-	h.Path = h.Annotations[kptfile.AnnotationInternalPath]
-	if h.Path == "" {
-		h.Path = h.Annotations[kptfile.AnnotationPath]
-	}
-	idx := h.Annotations[kptfile.AnnotationInternalIndex]
-	if idx == "" {
-		idx = h.Annotations[kptfile.AnnotationIndex]
-	}
-	h.Index, _ = strconv.Atoi(idx)
-	return h
-}
-
-func readMetadata(md *yaml.Node, h *Header) {
-	if md.Kind != yaml.MappingNode {
-		return
-	}
-	c := md.Content
-	for i := 0; i+1 < len(c); i += 2 {
-		switch c[i].Value {
-		case "name":
-			h.Name = scalarValue(c[i+1])
-		case "namespace":
-			h.Namespace = scalarValue(c[i+1])
-		case "labels":
-			h.Labels = stringMap(c[i+1])
-		case "annotations":
-			h.Annotations = stringMap(c[i+1])
-		}
-	}
-}
-
-// scalarValue returns a non-null scalar's value, or "".
-func scalarValue(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == yaml.NodeTagNull {
-		return ""
-	}
-	return n.Value
-}
-
-// stringMap returns the scalar entries of a mapping.
-func stringMap(n *yaml.Node) map[string]string {
-	if n.Kind != yaml.MappingNode {
-		return nil
-	}
-	c := n.Content
-	m := make(map[string]string, len(c)/2)
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i+1].Kind == yaml.ScalarNode {
-			m[c[i].Value] = c[i+1].Value
-		}
-	}
-	return m
-}
-
-// HeaderOf reads the header of a node that is not an item of the list, such
-// as the functionConfig.
-func HeaderOf(n *yaml.RNode) Header { return readHeader(n, -1) }

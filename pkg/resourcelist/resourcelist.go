@@ -2,9 +2,7 @@ package resourcelist
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -27,70 +25,15 @@ const (
 // original bytes.
 type ResourceList struct {
 	src       []byte
-	doc       *yaml.Node // the root mapping
+	doc       *yaml.Node // the root mapping, when the list was parsed whole
 	items     []*Item
 	fnConfig  *yaml.RNode
 	results   result.List
 	oldResult []*yaml.Node // results the input already held
-	enc       Encoder      // AppendFinal's
 	sorted    result.List  // results, sorted; nil until asked for or after AddResults
-}
-
-// Parse reads a ResourceList. It fails only when the input is not YAML or not
-// a ResourceList; problems with single items are left to the functions.
-func Parse(in []byte) (rl *ResourceList, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			rl, err = nil, fmt.Errorf("cannot parse the input as YAML: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(in))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("the input is empty: expected a ResourceList")
-		}
-		return nil, fmt.Errorf("cannot parse the input as YAML: %w", err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("the input holds more than one YAML document: expected a single ResourceList")
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = root.Content[0]
-	}
-	if root.Kind != yaml.MappingNode {
-		return nil, errors.New("the input is not a ResourceList: expected a mapping with kind ResourceList")
-	}
-	rn := yaml.NewRNode(root)
-	h := readHeader(rn, -1)
-	if h.Kind != Kind || (h.APIVersion != APIVersion && h.APIVersion != "config.kubernetes.io/v1alpha1") {
-		return nil, fmt.Errorf("the input is not a ResourceList: got apiVersion %q kind %q, expected apiVersion %q kind %q",
-			h.APIVersion, h.Kind, APIVersion, Kind)
-	}
-	rl = &ResourceList{src: in, doc: root}
-	if f := rn.Field("items"); f != nil {
-		switch f.Value.YNode().Kind {
-		case yaml.SequenceNode:
-			for i, n := range f.Value.YNode().Content {
-				rl.items = append(rl.items, &Item{node: yaml.NewRNode(n), pos: i})
-			}
-		case yaml.ScalarNode:
-			if f.Value.YNode().Tag != yaml.NodeTagNull {
-				return nil, errors.New("the ResourceList's items is not a list")
-			}
-		default:
-			return nil, errors.New("the ResourceList's items is not a list")
-		}
-	}
-	if f := rn.Field("functionConfig"); f != nil && !yaml.IsMissingOrNull(f.Value) {
-		rl.fnConfig = f.Value
-	}
-	if f := rn.Field("results"); f != nil && f.Value.YNode().Kind == yaml.SequenceNode {
-		rl.oldResult = f.Value.YNode().Content
-	}
-	return rl, nil
+	layout    layout
+	lazy      *lazyList // how to read the items' nodes, when the list was read lazily
+	guarded   bool      // Guard was called: items read later are guarded when read
 }
 
 // FromNodes returns a ResourceList of items held as nodes (a package read
@@ -154,7 +97,7 @@ func (rl *ResourceList) Append(n *yaml.RNode, path string) (*Item, error) {
 	if err := setPath(n, path); err != nil {
 		return nil, err
 	}
-	it := &Item{node: n, pos: -1, state: stateAdded}
+	it := &Item{rl: rl, node: n, pos: -1, state: stateAdded}
 	rl.items = append(rl.items, it)
 	return it, nil
 }
@@ -168,77 +111,6 @@ func setPath(n *yaml.RNode, path string) error {
 		}
 	}
 	return nil
-}
-
-// AppendFinal adds a new item, like Append, that its maker is done with: the
-// list keeps none of n's nodes, which the maker may reuse. It keeps the
-// item's text, encoded now: a function adding thousands of items holds their
-// bytes instead of their trees. Node parses the text again if someone reads
-// the item; Edit makes it an item written from its nodes. An item with
-// comments or flow style (one the plain emitter does not write) is kept as a
-// copy of its nodes instead: its text might not read back the same.
-func (rl *ResourceList) AppendFinal(n *yaml.RNode, path string) (*Item, error) {
-	f, err := rl.enc.Final(n, path)
-	if err != nil {
-		return nil, err
-	}
-	return rl.AddFinal(f), nil
-}
-
-// AddFinal adds an item an Encoder made final, at the end of the list.
-func (rl *ResourceList) AddFinal(f Final) *Item {
-	it := &Item{pos: -1, state: stateAdded, enc: f.enc}
-	if f.enc == nil {
-		it.node = yaml.NewRNode(f.node)
-	} else {
-		h := f.hdr
-		it.hdr = &h
-	}
-	rl.items = append(rl.items, it)
-	return it
-}
-
-// Final is a new item encoded by an Encoder, for AddFinal.
-type Final struct {
-	enc  []byte     // its entry in the list; nil when kept as nodes
-	node *yaml.Node // a copy of its nodes, when not encoded
-	hdr  Header
-}
-
-// Encoder makes new items final (see AppendFinal) away from the list, so
-// that a function can encode many at once: one Encoder per goroutine.
-type Encoder struct {
-	scratch bytes.Buffer // where items are encoded
-	arena   []byte       // where their encodings are kept, end to end
-}
-
-// Final sets the item's path as Append does and encodes it; n's nodes are
-// free for reuse when it returns.
-func (e *Encoder) Final(n *yaml.RNode, path string) (Final, error) {
-	if err := setPath(n, path); err != nil {
-		return Final{}, err
-	}
-	y := n.YNode()
-	quoteAmbiguous(y)
-	e.scratch.Reset()
-	if !emitEntry(&e.scratch, y, 1) {
-		return Final{node: yaml.CopyYNode(y)}, nil
-	}
-	return Final{enc: e.keep(e.scratch.Bytes()), hdr: readHeader(n, -1)}, nil
-}
-
-// arenaSize is the size of the blocks an Encoder keeps encodings in.
-const arenaSize = 256 << 10
-
-// keep copies an encoding into the arena: thousands of items' text in a few
-// blocks, not in thousands of growing buffers.
-func (e *Encoder) keep(enc []byte) []byte {
-	if len(enc) > cap(e.arena)-len(e.arena) {
-		e.arena = make([]byte, 0, max(arenaSize, len(enc)))
-	}
-	start := len(e.arena)
-	e.arena = append(e.arena, enc...)
-	return e.arena[start:len(e.arena):len(e.arena)]
 }
 
 // annotation returns the value of an item's annotation, or "".
@@ -290,10 +162,12 @@ func str(s string) *yaml.Node {
 
 // Guard records every item's encoding now, so that GuardViolations can tell
 // later which items changed without Edit being called on them. Tests use it
-// to prove that functions declare what they change.
+// to prove that functions declare what they change. Items read lazily are
+// recorded when they are first read.
 func (rl *ResourceList) Guard() {
+	rl.guarded = true
 	for _, it := range rl.items {
-		if it.state == stateKept {
+		if it.state == stateKept && it.node != nil {
 			it.guard = encodeNode(it.node.YNode())
 		}
 	}
@@ -303,7 +177,7 @@ func (rl *ResourceList) Guard() {
 func (rl *ResourceList) GuardViolations() []string {
 	var out []string
 	for _, it := range rl.items {
-		if it.state == stateKept && it.guard != nil && !bytes.Equal(it.guard, encodeNode(it.node.YNode())) {
+		if it.state == stateKept && it.guard != nil && it.node != nil && !bytes.Equal(it.guard, encodeNode(it.node.YNode())) {
 			out = append(out, it.Header().String())
 		}
 	}

@@ -34,9 +34,9 @@ func newItems(t *testing.T) []*yaml.RNode {
 	return out
 }
 
-// An item added final comes out as Append would write it, in every list
+// An encoded item comes out as Append would write it, in every list
 // layout; reading it back gives the same item and header.
-func TestAppendFinal(t *testing.T) {
+func TestAddEncoded(t *testing.T) {
 	t.Parallel()
 	lists := map[string]string{
 		"odd":         odd,
@@ -48,7 +48,7 @@ func TestAppendFinal(t *testing.T) {
 	for name, in := range lists {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			write := func(final bool) (string, []resourcelist.Header, []string) {
+			write := func(encoded bool) (string, []resourcelist.Header, []string) {
 				rl, err := resourcelist.Parse([]byte(in))
 				if err != nil {
 					t.Fatal(err)
@@ -57,10 +57,11 @@ func TestAppendFinal(t *testing.T) {
 					headers []resourcelist.Header
 					nodes   []string
 				)
+				var enc resourcelist.Encoder
 				for i, n := range newItems(t) {
 					add := rl.Append
-					if final {
-						add = rl.AppendFinal
+					if encoded {
+						add = func(n *yaml.RNode, path string) (*resourcelist.Item, error) { return addEncoded(rl, &enc, n, path) }
 					}
 					it, err := add(n, fmt.Sprintf("new/%d.yaml", i))
 					if err != nil {
@@ -73,7 +74,7 @@ func TestAppendFinal(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Read after writing: Write quotes what YAML 1.1 would
-				// misread, AppendFinal did when it was called.
+				// misread, the Encoder did when it was called.
 				for _, it := range rl.Select(func(h resourcelist.Header) bool { return h.Position < 0 }) {
 					nodes = append(nodes, it.Node().MustString())
 				}
@@ -82,33 +83,43 @@ func TestAppendFinal(t *testing.T) {
 			want, wantHeaders, wantNodes := write(false)
 			got, gotHeaders, gotNodes := write(true)
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("output (-Append +AppendFinal):\n%s", diff)
+				t.Errorf("output (-Append +AddEncoded):\n%s", diff)
 			}
 			if diff := cmp.Diff(wantHeaders, gotHeaders); diff != "" {
-				t.Errorf("headers (-Append +AppendFinal):\n%s", diff)
+				t.Errorf("headers (-Append +AddEncoded):\n%s", diff)
 			}
 			if diff := cmp.Diff(wantNodes, gotNodes); diff != "" {
-				t.Errorf("items read back (-Append +AppendFinal):\n%s", diff)
+				t.Errorf("items read back (-Append +AddEncoded):\n%s", diff)
 			}
 		})
 	}
 }
 
-// An item added final can still be edited or deleted, and its maker's nodes
+// addEncoded adds n to rl encoded by enc.
+func addEncoded(rl *resourcelist.ResourceList, enc *resourcelist.Encoder, n *yaml.RNode, path string) (*resourcelist.Item, error) {
+	e, err := enc.Encode(n, path)
+	if err != nil {
+		return nil, err
+	}
+	return rl.AddEncoded(e), nil
+}
+
+// An encoded item can still be edited or deleted, and its maker's nodes
 // are not the list's any more: changing them changes nothing.
-func TestAppendFinalThenChange(t *testing.T) {
+func TestAddEncodedThenChange(t *testing.T) {
 	t.Parallel()
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
 	rl, err := resourcelist.Parse([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
+	var enc resourcelist.Encoder
 	add := func(name string) (*resourcelist.Item, *yaml.RNode) {
 		n := yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + " # " + name + "\n")
 		if name != "commented" {
 			n.YNode().Content[5].Content[1].LineComment = ""
 		}
-		it, err := rl.AppendFinal(n, name+".yaml")
+		it, err := addEncoded(rl, &enc, n, name+".yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

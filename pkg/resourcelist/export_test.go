@@ -1,0 +1,21 @@
+package resourcelist
+
+// ParseFull reads a ResourceList whole with yaml.v3, as Parse does when
+// it cannot read the list lazily: the equivalence tests hold Parse to it.
+func ParseFull(in []byte) (*ResourceList, error) { return parseFull(in) }
+
+// Lazy reports whether the list was read lazily.
+func (rl *ResourceList) Lazy() bool { return rl.doc == nil && rl.src != nil }
+
+// Scanned returns how many items of the input the scan read, of how many.
+func (rl *ResourceList) Scanned() (n, of int) {
+	for _, it := range rl.items {
+		if it.pos >= 0 {
+			of++
+			if it.scan != nil {
+				n++
+			}
+		}
+	}
+	return n, of
+}

@@ -1,0 +1,151 @@
+package resourcelist_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+)
+
+// sameNodes reports the first difference between two trees, every field
+// of every node compared (lines, columns and comments included), or "".
+func sameNodes(a, b *yaml.Node, path string) string {
+	switch {
+	case a == nil || b == nil:
+		if a != b {
+			return path + ": one is nil"
+		}
+		return ""
+	case a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor:
+		return fmt.Sprintf("%s: %v %v %q %q %q vs %v %v %q %q %q", path, a.Kind, a.Style, a.Tag, a.Value, a.Anchor, b.Kind, b.Style, b.Tag, b.Value, b.Anchor)
+	case a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment:
+		return fmt.Sprintf("%s (%q): comments %q %q %q vs %q %q %q", path, a.Value, a.HeadComment, a.LineComment, a.FootComment, b.HeadComment, b.LineComment, b.FootComment)
+	case a.Line != b.Line || a.Column != b.Column:
+		return fmt.Sprintf("%s (%q): at %d:%d vs %d:%d", path, a.Value, a.Line, a.Column, b.Line, b.Column)
+	case len(a.Content) != len(b.Content):
+		return fmt.Sprintf("%s: %d vs %d children", path, len(a.Content), len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkLazy reads in lazily and whole and fails on any difference: the
+// error, the headers, the functionConfig, the nodes, and the output of the
+// same edits (none; then some items changed, deleted and added).
+func checkLazy(t *testing.T, in []byte) {
+	t.Helper()
+	lazy, errLazy := resourcelist.Parse(in)
+	full, errFull := resourcelist.ParseFull(in)
+	if fmt.Sprint(errLazy) != fmt.Sprint(errFull) {
+		t.Fatalf("errors differ: lazy %v, whole %v\ninput:\n%s", errLazy, errFull, in)
+	}
+	if errFull != nil {
+		return
+	}
+	all := func(resourcelist.Header) bool { return true }
+	li, fi := lazy.Select(all), full.Select(all)
+	if len(li) != len(fi) {
+		t.Fatalf("items: %d lazy, %d whole\ninput:\n%s", len(li), len(fi), in)
+	}
+	for i := range li {
+		if diff := cmp.Diff(fi[i].Header(), li[i].Header()); diff != "" {
+			t.Fatalf("item %d: header (-whole +lazy):\n%s\ninput:\n%s", i, diff, in)
+		}
+	}
+	if d := sameNodes(ynode(full.FunctionConfig()), ynode(lazy.FunctionConfig()), "functionConfig"); d != "" {
+		t.Fatalf("functionConfig differs: %s\ninput:\n%s", d, in)
+	}
+	write := func(what string) {
+		t.Helper()
+		lo, errL := lazy.Write()
+		fo, errF := full.Write()
+		if fmt.Sprint(errL) != fmt.Sprint(errF) || string(lo) != string(fo) {
+			t.Fatalf("%s: output differs (-whole +lazy), errors %v, %v:\n%s\ninput:\n%s", what, errF, errL, cmp.Diff(string(fo), string(lo)), in)
+		}
+	}
+	write("untouched")
+	// Read the items from the last, so that entries glued to later ones
+	// are read first.
+	for i := len(li) - 1; i >= 0; i-- {
+		if d := sameNodes(fi[i].Node().YNode(), li[i].Node().YNode(), fmt.Sprintf("item %d", i)); d != "" {
+			t.Fatalf("item %d: nodes differ: %s\ninput:\n%s", i, d, in)
+		}
+		if diff := cmp.Diff(fi[i].Header(), li[i].Header()); diff != "" {
+			t.Fatalf("item %d read: header (-whole +lazy):\n%s\ninput:\n%s", i, diff, in)
+		}
+	}
+	write("read")
+	for _, rl := range []*resourcelist.ResourceList{lazy, full} {
+		its := rl.Select(all)
+		for i, it := range its {
+			switch i % 3 {
+			case 0:
+				if it.Node().YNode().Kind == yaml.MappingNode {
+					_ = fieldpath.SetString(it.Edit(), fieldpath.Parse("metadata.annotations.example\\.com/seen"), "yes")
+				}
+			case 1:
+				if i%2 == 1 {
+					rl.Delete(it)
+				}
+			}
+		}
+		if _, err := rl.Append(yaml.MustParse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new\n"), "new.yaml"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("edited")
+}
+
+func ynode(n *yaml.RNode) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	return n.YNode()
+}
+
+// lazySeeds are inputs in every shape the lazy reading must get right.
+var lazySeeds = []string{
+	odd,
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a # the name\n    namespace: ns\n    labels:\n      app: web\n      'quoted': \"v\\\"1\"\n    annotations:\n      config.kubernetes.io/path: 'a.yaml'\n      config.kubernetes.io/index: '2'\n      empty:\n      null: ~\n  data:\n    script: |\n      #!/bin/sh\n      echo \"hi\n\n    n: 3 # three\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: b, labels: {app: web, tier: \"1\"}}\n  spec:\n    containers:\n    - name: c\n      args: [\"--a\", '--b', c]\n      env:\n      - {name: X, value: \"no\"}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data: {}\n",
+	"apiVersion: config.kubernetes.io/v1\r\nkind: ResourceList\r\nitems:\r\n  - apiVersion: v1\r\n    kind: A\r\n    metadata:\r\n      name: a\r\n  - kind: B\r\n    metadata:\r\n      name: b\r\n",
+	"\xef\xbb\xbfapiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n# lead\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  # inside end\n# between\n\n# before second\n- apiVersion: v1\n  kind: B\n  metadata:\n    name: b\n# after the last\n",
+	"items:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n    name: b\napiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: {kind: X}\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &a\n  apiVersion: v1\n  kind: A\n- *a\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: \"multi\n      line\"\n- apiVersion: v1\n  kind: B\n  spec:\n    x: [a,\n  b]\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  data:\n    k: a\tb\n    l: >-\n      folded\n      text\n- - nested\n- scalar\n-\n- {apiVersion: v1, kind: C, metadata: {name: c, annotations: {a: b}}}\n...\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- metadata:\n    name: late\n  spec:\n    a: 1\n  kind: K\n  apiVersion: v1\nresults:\n- message: earlier\n  severity: info\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n",
+	`{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}]}`,
+}
+
+func TestLazy(t *testing.T) {
+	t.Parallel()
+	for i, in := range lazySeeds {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			checkLazy(t, []byte(in))
+		})
+	}
+}
+
+// FuzzLazy holds the lazy reading to reading the list whole with yaml.v3.
+func FuzzLazy(f *testing.F) {
+	for _, s := range lazySeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if strings.Count(string(in), "*") > 20 {
+			return // alias expansion: the whole parse is the same for both
+		}
+		checkLazy(t, in)
+	})
+}

@@ -1,0 +1,111 @@
+package resourcelist
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// load parses the nodes of an item read lazily, and of the items glued to
+// it (see lazyList): from their entries, or from the whole list when they
+// reach a comment at either end of the items.
+func (rl *ResourceList) load(it *Item) {
+	glue := rl.lazy.glue
+	lo, hi := it.pos, it.pos
+	for lo > 0 && glue[lo-1] {
+		lo--
+	}
+	for hi+1 < len(glue) && glue[hi] {
+		hi++
+	}
+	var nodes []*yaml.Node
+	ok := false
+	if !(lo == 0 && rl.lazy.lead) && !glue[hi] {
+		first, last := rl.items[lo].entry, rl.items[hi].entry
+		nodes, ok = parseEntries(rl.src[first.start:last.end], first.line, hi-lo+1)
+	}
+	if !ok {
+		nodes = rl.wholeItems()[lo : hi+1]
+	}
+	for i, n := range nodes {
+		if in := rl.items[lo+i]; in.node == nil {
+			in.node = yaml.NewRNode(n)
+			if rl.guarded && in.state == stateKept {
+				in.guard = encodeNode(n)
+			}
+		}
+	}
+}
+
+// wholeItems parses the whole list and returns its items' nodes.
+func (rl *ResourceList) wholeItems() []*yaml.Node {
+	root, err := parseDoc(rl.src)
+	if err == nil && root.Kind == yaml.MappingNode {
+		if f := yaml.NewRNode(root).Field("items"); f != nil && len(f.Value.YNode().Content) == len(rl.lazy.glue) {
+			return f.Value.YNode().Content
+		}
+	}
+	panic(fmt.Sprintf("resourcelist: the list read lazily does not parse whole: %v", err))
+}
+
+// parseEntries parses n entries of the items sequence (text, starting at
+// line) with yaml.v3 and returns their nodes, with the lines they have in
+// the list. It fails unless they parse, as n entries without anchors or
+// aliases (which could refer to other items).
+func parseEntries(text []byte, line, n int) (nodes []*yaml.Node, ok bool) {
+	defer func() {
+		if recover() != nil {
+			nodes, ok = nil, false
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil || len(doc.Content) != 1 {
+		return nil, false
+	}
+	seq := doc.Content[0]
+	if seq.Kind != yaml.SequenceNode || len(seq.Content) != n || !plainNodes(seq, 0) {
+		return nil, false
+	}
+	shiftLines(seq, line-1)
+	return seq.Content, true
+}
+
+// parseValue parses a root key and its value (text, starting at line) with
+// yaml.v3 and returns the value's node.
+func parseValue(text []byte, line int) (v *yaml.Node, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil || len(doc.Content) != 1 {
+		return nil, false
+	}
+	m := doc.Content[0]
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 || !plainNodes(m, 0) {
+		return nil, false
+	}
+	shiftLines(m, line-1)
+	return m.Content[1], true
+}
+
+// plainNodes reports whether a tree has no anchors and no aliases.
+func plainNodes(n *yaml.Node, depth int) bool {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode || depth > 10000 {
+		return false
+	}
+	for _, c := range n.Content {
+		if !plainNodes(c, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
+}

@@ -1,0 +1,500 @@
+package resourcelist
+
+import "bytes"
+
+// The item scan reads one item's entry of a block-style ResourceList (its
+// lines, from its dash to the next item's) without building nodes: it checks
+// that yaml.v3 reads the entry as the scan does, and reads the item's
+// header. It knows the YAML that kpt, kustomize and Porch write: block
+// mappings and sequences, one-line plain and quoted scalars, one-line flow
+// collections, literal and folded block scalars, comments. Anything else
+// (tags, anchors, multi-line scalars, tabs outside block scalars, unusual
+// escapes, duplicate header keys...) makes it unsure, and the entry is
+// parsed by yaml.v3 instead: the scan never guesses. FuzzLazy holds it to
+// yaml.v3.
+
+// field is what part of an item's header a node is.
+type field uint8
+
+const (
+	fOther field = iota
+	fRoot        // the item's mapping
+	fMetadata
+	fLabels
+	fAnnotations
+	fLabel      // a value in labels
+	fAnnotation // a value in annotations
+	fAPIVersion // the scalar fields, in the order of itemScan.vals
+	fKind
+	fName
+	fNamespace
+)
+
+// child is the field of the value of key in a mapping that is field f.
+func child(f field, key []byte) field {
+	switch f {
+	case fRoot:
+		switch string(key) {
+		case "apiVersion":
+			return fAPIVersion
+		case "kind":
+			return fKind
+		case "metadata":
+			return fMetadata
+		}
+	case fMetadata:
+		switch string(key) {
+		case "name":
+			return fName
+		case "namespace":
+			return fNamespace
+		case "labels":
+			return fLabels
+		case "annotations":
+			return fAnnotations
+		}
+	case fLabels:
+		return fLabel
+	case fAnnotations:
+		return fAnnotation
+	}
+	return fOther
+}
+
+// frame is a block collection being read.
+type frame struct {
+	indent int // column (0-based) of its keys or dashes
+	seq    bool
+	f      field
+}
+
+// pending is a value announced by a key or a dash with nothing after it:
+// a collection on the next lines, or null.
+type pending struct {
+	active bool
+	indent int // column of the collection the key or dash is in
+	key    bool
+	f      field
+}
+
+// blockScalar is a literal or folded scalar being read.
+type blockScalar struct {
+	active   bool
+	parent   int // column of the collection it is in
+	indent   int // column of its content, 0 until its first line says
+	maxBlank int // the most spaces on its leading empty lines
+}
+
+// kv is a label or annotation: key and value in itemScan.text.
+type kv struct {
+	k, v   span
+	scalar bool // the value is a scalar (others do not count)
+}
+
+// itemScan reads entries one after another, reusing its buffers.
+type itemScan struct {
+	stack   []frame
+	pend    pending
+	block   blockScalar
+	text    []byte  // the header's strings, end to end
+	vals    [4]span // apiVersion, kind, name, namespace
+	labels  []kv
+	annots  []kv
+	hasLbl  bool
+	hasAnn  bool
+	seen    uint16 // header keys seen, by field: a second one is unsure
+	rootSet bool   // the item's mapping began
+	// comment is set by a comment line after the last content line: a
+	// comment between two items, which yaml.v3 may attach to either.
+	comment bool
+}
+
+// maxDepth bounds the nesting the scan follows.
+const maxDepth = 100
+
+func (s *itemScan) reset() {
+	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
+	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
+	s.hasLbl, s.hasAnn, s.seen, s.rootSet, s.comment = false, false, 0, false, false
+}
+
+// scan reads the entry src[start:end] whose dash is at column col, and
+// reports whether it is sure of it.
+func (s *itemScan) scan(src []byte, start, end, col int) bool {
+	s.reset()
+	for i := start; i < end; {
+		e, next := lineEnd(src[:end], i)
+		if !s.line(src[i:e], i == start, col) {
+			return false
+		}
+		i = next
+	}
+	return s.finish()
+}
+
+// lineEnd returns the end of the line starting at i (before its break) and
+// the start of the next one.
+func lineEnd(src []byte, i int) (end, next int) {
+	j := bytes.IndexByte(src[i:], '\n')
+	if j < 0 {
+		end, next = len(src), len(src)
+	} else {
+		end, next = i+j, i+j+1
+	}
+	if end > i && src[end-1] == '\r' {
+		end--
+	}
+	return end, next
+}
+
+func spaces(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+func (s *itemScan) line(line []byte, first bool, col int) bool {
+	if s.block.active {
+		switch s.blockLine(line) {
+		case inBlock:
+			s.comment = false
+			return true
+		case badBlock:
+			return false
+		}
+	}
+	ind := spaces(line)
+	switch {
+	case ind == len(line):
+		return true
+	case line[ind] == '#':
+		s.comment = true
+		return true
+	case bytes.IndexByte(line, '\t') >= 0:
+		return false
+	}
+	s.comment = false
+	if first {
+		return s.dash(line, col)
+	}
+	return s.content(line, ind)
+}
+
+// dash reads the item's first line: its dash, and what follows it.
+func (s *itemScan) dash(line []byte, col int) bool {
+	k := col + 1 + spaces(line[col+1:])
+	if k == len(line) || line[k] == '#' {
+		s.announce(line, k, pending{active: true, indent: col, f: fRoot})
+		return true
+	}
+	return s.node(line, k, col, fRoot)
+}
+
+// content reads a line of block structure at indentation ind.
+func (s *itemScan) content(line []byte, ind int) bool {
+	dash := isDash(line, ind)
+	if p := s.pend; p.active {
+		s.pend.active = false
+		if ind > p.indent || (ind == p.indent && p.key && dash) {
+			if len(s.stack) >= maxDepth || !s.collection(p.f, !dash) {
+				return false
+			}
+			s.stack = append(s.stack, frame{indent: ind, seq: dash, f: p.f})
+			return s.inFrame(line, ind, dash)
+		}
+		if !s.null(p.f) {
+			return false
+		}
+	}
+	for n := len(s.stack); n > 0; n = len(s.stack) {
+		top := s.stack[n-1]
+		// Deeper collections end, and so does a sequence at its key's
+		// column ("key:" then "- a") when the line is not an entry.
+		if top.indent > ind || (top.seq && !dash && top.indent == ind && n > 1 && s.stack[n-2].indent == ind) {
+			s.stack = s.stack[:n-1]
+			continue
+		}
+		break
+	}
+	if len(s.stack) == 0 || s.stack[len(s.stack)-1].indent != ind {
+		return false
+	}
+	return s.inFrame(line, ind, dash)
+}
+
+func isDash(line []byte, i int) bool {
+	return line[i] == '-' && (i+1 == len(line) || line[i+1] == ' ')
+}
+
+// inFrame reads a line at the column of the innermost collection: an
+// entry of a sequence, or a key of a mapping.
+func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
+	top := s.stack[len(s.stack)-1]
+	if top.seq != dash {
+		return false
+	}
+	if dash {
+		k := ind + 1 + spaces(line[ind+1:])
+		if k == len(line) || line[k] == '#' {
+			s.announce(line, k, pending{active: true, indent: ind, f: fOther})
+			return true
+		}
+		return s.node(line, k, ind, fOther)
+	}
+	t, ok := readScalar(line, ind)
+	if !ok || !t.key {
+		return false
+	}
+	return s.keyValue(line, t, top)
+}
+
+// announce records a value announced at the end of a line (at k: its end
+// or a comment). A comment there is one yaml.v3 attaches to what comes
+// next, which may be the next item: it counts as a comment line.
+func (s *itemScan) announce(line []byte, k int, p pending) {
+	s.pend = p
+	s.comment = k < len(line)
+}
+
+// node reads a node that starts at line[k], after a dash at column parent:
+// a mapping (its first key), a scalar, a flow collection or a block scalar.
+func (s *itemScan) node(line []byte, k, parent int, f field) bool {
+	switch line[k] {
+	case '{':
+		return s.flowValue(line, k, f)
+	case '[', '|', '>':
+		if f == fRoot {
+			return false
+		}
+		if line[k] == '[' {
+			return s.flowValue(line, k, f)
+		}
+		return s.blockHeader(line, k, parent, f)
+	}
+	t, ok := readScalar(line, k)
+	if !ok {
+		return false
+	}
+	if !t.key {
+		return f != fRoot && s.scalar(f, line, t)
+	}
+	if len(s.stack) >= maxDepth || !s.collection(f, true) {
+		return false
+	}
+	s.stack = append(s.stack, frame{indent: k, f: f})
+	return s.keyValue(line, t, s.stack[len(s.stack)-1])
+}
+
+// keyValue reads what follows a key of the mapping m on its line.
+func (s *itemScan) keyValue(line []byte, t tok, m frame) bool {
+	f, ok := s.key(m.f, line, t)
+	if !ok {
+		return false
+	}
+	j := t.next + spaces(line[t.next:])
+	if j == len(line) || line[j] == '#' {
+		s.announce(line, j, pending{active: true, indent: m.indent, key: true, f: f})
+		return true
+	}
+	switch line[j] {
+	case '[', '{':
+		return s.flowValue(line, j, f)
+	case '|', '>':
+		return s.blockHeader(line, j, m.indent, f)
+	}
+	v, ok := readScalar(line, j)
+	return ok && !v.key && s.scalar(f, line, v)
+}
+
+// blockHeader reads a block scalar's indicator line ("|", ">-"...); its
+// content follows on the next lines. Its value is not read: a header field
+// written so is unsure.
+func (s *itemScan) blockHeader(line []byte, j, parent int, f field) bool {
+	if f != fOther {
+		return false
+	}
+	k := j + 1
+	if k < len(line) && (line[k] == '-' || line[k] == '+') {
+		k++
+	}
+	n := spaces(line[k:])
+	if k+n < len(line) && (n == 0 || line[k+n] != '#') {
+		return false
+	}
+	s.block = blockScalar{active: true, parent: parent}
+	return true
+}
+
+type blockState int
+
+const (
+	inBlock blockState = iota
+	afterBlock
+	badBlock
+)
+
+// blockLine reads a line after a block scalar's indicator: its content,
+// or the line that ends it. It follows libyaml: the content's column is
+// that of its first non-empty line, at least one more than the parent's;
+// a tab where indentation is expected is an error.
+func (s *itemScan) blockLine(line []byte) blockState {
+	b := &s.block
+	sp := spaces(line)
+	if b.indent == 0 {
+		switch {
+		case sp < len(line) && line[sp] == '\t':
+			return badBlock
+		case sp == len(line):
+			b.maxBlank = max(b.maxBlank, sp)
+			return inBlock
+		}
+		indent := max(b.maxBlank, sp, b.parent+1, 1)
+		if sp >= indent {
+			b.indent = indent
+			return inBlock
+		}
+		if b.maxBlank > sp {
+			return badBlock
+		}
+		b.active = false
+		return afterBlock
+	}
+	switch {
+	case sp >= b.indent || sp == len(line):
+		return inBlock
+	case line[sp] == '\t':
+		return badBlock
+	}
+	b.active = false
+	return afterBlock
+}
+
+// finish ends the entry: a value still announced is null.
+func (s *itemScan) finish() bool {
+	if s.pend.active && !s.null(s.pend.f) {
+		return false
+	}
+	return s.rootSet
+}
+
+// key records a key of a mapping that is field f and returns its value's
+// field. A header key seen twice makes the scan unsure (kyaml and the
+// header read would have to agree on which one counts).
+func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
+	if len(line[t.start:t.end]) > 1000 {
+		return 0, false // yaml.v3 takes no longer implicit keys
+	}
+	switch f {
+	case fRoot, fMetadata:
+		mark := len(s.text)
+		sp, ok := s.decode(line, t)
+		if !ok {
+			return 0, false
+		}
+		c := child(f, s.text[sp.start:sp.end])
+		s.text = s.text[:mark]
+		if c != fOther {
+			if s.seen&(1<<c) != 0 {
+				return 0, false
+			}
+			s.seen |= 1 << c
+		}
+		return c, true
+	case fLabels, fAnnotations:
+		sp, ok := s.decode(line, t)
+		if !ok {
+			return 0, false
+		}
+		list := &s.labels
+		if f == fAnnotations {
+			list = &s.annots
+		}
+		k := s.text[sp.start:sp.end]
+		for _, e := range *list {
+			if bytes.Equal(s.text[e.k.start:e.k.end], k) {
+				return 0, false
+			}
+		}
+		*list = append(*list, kv{k: sp})
+		return child(f, nil), true
+	}
+	return fOther, true
+}
+
+// scalar records a scalar value of field f.
+func (s *itemScan) scalar(f field, line []byte, t tok) bool {
+	switch f {
+	case fRoot:
+		return false
+	case fAPIVersion, fKind, fName, fNamespace:
+		sp, ok := s.decode(line, t)
+		if t.quote == 0 && isNull(line[t.start:t.end]) {
+			sp = span{}
+		}
+		s.vals[f-fAPIVersion] = sp
+		return ok
+	case fLabel, fAnnotation:
+		sp, ok := s.decode(line, t)
+		s.setEntry(f, sp)
+		return ok
+	case fLabels, fAnnotations:
+		s.setHas(f, false)
+	}
+	return true
+}
+
+// null records a null value of field f.
+func (s *itemScan) null(f field) bool {
+	switch f {
+	case fRoot:
+		return false
+	case fAPIVersion, fKind, fName, fNamespace:
+		s.vals[f-fAPIVersion] = span{}
+	case fLabel, fAnnotation:
+		s.setEntry(f, span{})
+	case fLabels, fAnnotations:
+		s.setHas(f, false)
+	}
+	return true
+}
+
+// collection records that field f is a mapping (isMap) or a sequence.
+func (s *itemScan) collection(f field, isMap bool) bool {
+	switch f {
+	case fRoot:
+		s.rootSet = true
+		return isMap
+	case fAPIVersion, fKind, fName, fNamespace:
+		s.vals[f-fAPIVersion] = span{}
+	case fLabels, fAnnotations:
+		s.setHas(f, isMap)
+	}
+	return true
+}
+
+func (s *itemScan) setEntry(f field, v span) {
+	list := s.labels
+	if f == fAnnotation {
+		list = s.annots
+	}
+	list[len(list)-1].v, list[len(list)-1].scalar = v, true
+}
+
+func (s *itemScan) setHas(f field, has bool) {
+	if f == fLabels {
+		s.hasLbl = has
+	} else {
+		s.hasAnn = has
+	}
+}
+
+// isNull reports whether a plain scalar is null.
+func isNull(v []byte) bool {
+	switch string(v) {
+	case "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,198 @@
+package resourcelist
+
+import "strings"
+
+// tok is a one-line scalar the scan read: plain, single- or double-quoted.
+type tok struct {
+	start, end int  // its text in the line, quotes left out
+	quote      byte // 0, '\'' or '"'
+	escaped    bool // the text needs decoding ('' or a backslash)
+	key        bool // it is followed by ": " or a final ":", a mapping's key
+	next       int  // where the line goes on: past the colon for a key
+}
+
+// readScalar reads a scalar at line[k] in block context. For a plain one
+// it stops at a comment (" #"), a mapping indicator (": " or a final ":")
+// or the line's end; a quoted one must close on the line.
+func readScalar(line []byte, k int) (tok, bool) {
+	if line[k] == '\'' || line[k] == '"' {
+		return readQuoted(line, k, false)
+	}
+	if !plainStart(line, k, false) {
+		return tok{}, false
+	}
+	t := tok{start: k}
+	j := k
+	for ; j < len(line); j++ {
+		if c := line[j]; c == ':' && (j+1 == len(line) || line[j+1] == ' ') {
+			t.key = true
+			break
+		} else if c == '#' && line[j-1] == ' ' {
+			break
+		}
+	}
+	t.end, t.next = trimRight(line, k, j), j
+	if t.key {
+		t.next = j + 1
+	}
+	return t, true
+}
+
+// readFlowScalar reads a scalar at line[k] inside a flow collection: a
+// plain one also stops at a flow indicator, and one with a colon or a
+// comment in it is unsure.
+func readFlowScalar(line []byte, k int) (tok, bool) {
+	if line[k] == '\'' || line[k] == '"' {
+		return readQuoted(line, k, true)
+	}
+	if !plainStart(line, k, true) {
+		return tok{}, false
+	}
+	t := tok{start: k}
+	j := k
+loop:
+	for ; j < len(line); j++ {
+		switch c := line[j]; c {
+		case ',', '[', ']', '{', '}':
+			break loop
+		case ':':
+			if j+1 < len(line) && line[j+1] == ' ' {
+				t.key = true
+				break loop
+			}
+			return tok{}, false
+		case '#':
+			if line[j-1] == ' ' {
+				return tok{}, false // a comment: the collection does not close on this line
+			}
+		}
+	}
+	t.end, t.next = trimRight(line, k, j), j
+	if t.key {
+		t.next = j + 1
+	}
+	return t, true
+}
+
+func trimRight(line []byte, start, end int) int {
+	for end > start && line[end-1] == ' ' {
+		end--
+	}
+	return end
+}
+
+// plainStart reports whether a plain scalar can start at line[k]: a
+// conservative set of first characters (no indicators, nothing beyond
+// ASCII).
+func plainStart(line []byte, k int, flow bool) bool {
+	switch c := line[k]; {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	case c == '-':
+		// "- " starts an entry; in flow, "-," and the like are unsure.
+		return k+1 < len(line) && line[k+1] != ' ' && !(flow && strings.IndexByte(",[]{}", line[k+1]) >= 0)
+	default:
+		return strings.IndexByte("./_~$(=+^;)", c) >= 0
+	}
+}
+
+// readQuoted reads a quoted scalar at line[k] that closes on the line,
+// then what may follow it: the line's end, a comment, or the colon of a
+// key; inside a flow collection also a flow indicator.
+func readQuoted(line []byte, k int, flow bool) (tok, bool) {
+	q := line[k]
+	t := tok{start: k + 1, quote: q}
+	j := k + 1
+	for ; j < len(line); j++ {
+		c := line[j]
+		if q == '\'' && c == '\'' {
+			if j+1 < len(line) && line[j+1] == '\'' {
+				t.escaped = true
+				j++
+				continue
+			}
+			break
+		}
+		if q == '"' && c == '\\' {
+			if j+1 == len(line) || strings.IndexByte(`\"/ntr0abefv `, line[j+1]) < 0 {
+				return tok{}, false
+			}
+			t.escaped = true
+			j++
+			continue
+		}
+		if q == '"' && c == '"' {
+			break
+		}
+	}
+	if j == len(line) {
+		return tok{}, false // it goes on on the next line
+	}
+	t.end = j
+	after := j + 1
+	switch {
+	case after < len(line) && line[after] == ':' && (after+1 == len(line) || line[after+1] == ' '):
+		t.key, t.next = true, after+1
+		return t, true
+	case flow:
+		t.next = after
+		return t, true
+	}
+	n := after + spaces(line[after:])
+	if n < len(line) && (n == after || line[n] != '#') {
+		return tok{}, false
+	}
+	t.next = n
+	return t, true
+}
+
+// decode appends a scalar's value to the scan's text and returns its span.
+func (s *itemScan) decode(line []byte, t tok) (span, bool) {
+	start := len(s.text)
+	raw := line[t.start:t.end]
+	switch {
+	case !t.escaped:
+		s.text = append(s.text, raw...)
+	case t.quote == '\'':
+		s.text = append(s.text, strings.ReplaceAll(string(raw), "''", "'")...)
+	default:
+		for i := 0; i < len(raw); i++ {
+			c := raw[i]
+			if c == '\\' {
+				i++
+				c = unescape(raw[i])
+			}
+			s.text = append(s.text, c)
+		}
+	}
+	if len(s.text) > 1<<31 {
+		return span{}, false
+	}
+	return span{uint32(start), uint32(len(s.text))}, true
+}
+
+// unescape returns the character a double-quoted escape stands for (one
+// of those readQuoted lets through).
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case '0':
+		return 0
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'e':
+		return 0x1b
+	case 'f':
+		return '\f'
+	case 'v':
+		return '\v'
+	}
+	return c // \\, \", \/ and "\ "
+}
