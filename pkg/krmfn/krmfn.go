@@ -5,9 +5,11 @@
 package krmfn
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -34,20 +36,31 @@ type Function struct {
 // ResourceList (an empty one carrying the error when the input cannot be
 // read) and the results it reports.
 func Process(f Function, in []byte, env Env) (out []byte, results result.List) {
-	rl, err := resourcelist.Parse(in)
+	rl := run(f, in, env)
+	out, err := rl.Write()
 	if err != nil {
-		rl = resourcelist.Empty()
-		rl.AddResults(result.Errorf("%v", err))
-	} else {
-		Apply(f, rl, env)
-	}
-	out, err = rl.Write()
-	if err != nil {
-		rl = resourcelist.Empty()
-		rl.AddResults(result.Errorf("cannot write the output: %v", err))
+		rl = failed(fmt.Errorf("cannot write the output: %w", err))
 		out, _ = rl.Write()
 	}
 	return out, rl.Results()
+}
+
+// run parses in and runs f over it, or returns an empty list that carries
+// the error when in is not a ResourceList.
+func run(f Function, in []byte, env Env) *resourcelist.ResourceList {
+	rl, err := resourcelist.Parse(in)
+	if err != nil {
+		return failed(err)
+	}
+	Apply(f, rl, env)
+	return rl
+}
+
+// failed returns an empty ResourceList reporting err.
+func failed(err error) *resourcelist.ResourceList {
+	rl := resourcelist.Empty()
+	rl.AddResults(result.Errorf("%v", err))
+	return rl
 }
 
 // Apply runs f over a parsed ResourceList. A Go error or a panic becomes an
@@ -78,16 +91,17 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 			return 2
 		}
 	}
-	in, err := io.ReadAll(stdin)
+	in, err := readAll(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: cannot read stdin: %v\n", f.Name, err)
 		return 1
 	}
-	out, results := Process(f, in, env)
-	if _, err := stdout.Write(out); err != nil {
+	rl, err := write(run(f, in, env), stdout)
+	if err != nil {
 		fmt.Fprintf(stderr, "%s: cannot write stdout: %v\n", f.Name, err)
 		return 1
 	}
+	results := rl.Results()
 	if !results.HasError() {
 		return 0
 	}
@@ -98,6 +112,73 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 		}
 	}
 	return 1
+}
+
+// write streams the output to w: the items nobody changed go from the
+// input to w, never held twice. A list that cannot be encoded is replaced
+// by an empty one reporting it (nothing was written yet), which write
+// returns in its place.
+func write(rl *resourcelist.ResourceList, w io.Writer) (*resourcelist.ResourceList, error) {
+	out := &stickyWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	if _, err := rl.WriteTo(out); err != nil && out.err == nil {
+		rl = failed(fmt.Errorf("cannot write the output: %w", err))
+		if _, err := rl.WriteTo(out); err != nil && out.err == nil {
+			return rl, err
+		}
+	}
+	if out.err != nil {
+		return rl, out.err
+	}
+	return rl, out.w.Flush()
+}
+
+// stickyWriter remembers the first error of its writer.
+type stickyWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(b)
+	s.err = err
+	return n, err
+}
+
+// readAll reads r to its end into a buffer of the exact size: chunks
+// first, copied once into one slice, so that the input is held once (and
+// twice only for that copy), not in a buffer doubled as it grows.
+func readAll(r io.Reader) ([]byte, error) {
+	const chunk = 1 << 20
+	var (
+		chunks [][]byte
+		total  int
+	)
+	for size := 64 << 10; ; size = min(2*size, chunk) {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(r, buf)
+		chunks, total = append(chunks, buf[:n]), total+n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	// The chunks are garbage now: collect them at once, so that what the
+	// function allocates next takes their place instead of adding to them.
+	clear(chunks)
+	runtime.GC()
+	return out, nil
 }
 
 // Usage returns a function's README as its --help text, led by its name.

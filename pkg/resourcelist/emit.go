@@ -246,6 +246,12 @@ func plainSafe(v string) bool {
 // !!float, !!bool, !!null, !!timestamp... The cheap test up front answers
 // for almost every value; yaml.v3 answers for the rest.
 func resolveTag(v string) string {
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return yaml.NodeTagBool
+	case "null", "Null", "NULL", "~":
+		return yaml.NodeTagNull
+	}
 	if v != "" {
 		switch c := v[0]; {
 		case c >= '0' && c <= '9', c == '+', c == '-', c == '.':

@@ -2,6 +2,7 @@ package resourcelist_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/krmtest"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
@@ -141,6 +143,9 @@ func TestLazy(t *testing.T) {
 func FuzzLazy(f *testing.F) {
 	for _, s := range lazySeeds {
 		f.Add([]byte(s))
+	}
+	for dir := range golden {
+		krmtest.Seed(f, filepath.Join("..", dir, "testdata"))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		if strings.Count(string(in), "*") > 20 {

@@ -18,6 +18,13 @@ func (rl *ResourceList) load(it *Item) {
 	for hi+1 < len(glue) && glue[hi] {
 		hi++
 	}
+	if lo == hi && it.scan != nil {
+		e := it.entry
+		if n := rl.lazy.scan.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes); n != nil {
+			rl.setNode(it, n)
+			return
+		}
+	}
 	var nodes []*yaml.Node
 	ok := false
 	if !(lo == 0 && rl.lazy.lead) && !glue[hi] {
@@ -29,11 +36,16 @@ func (rl *ResourceList) load(it *Item) {
 	}
 	for i, n := range nodes {
 		if in := rl.items[lo+i]; in.node == nil {
-			in.node = yaml.NewRNode(n)
-			if rl.guarded && in.state == stateKept {
-				in.guard = encodeNode(n)
-			}
+			rl.setNode(in, n)
 		}
+	}
+}
+
+// setNode gives an item read lazily its nodes.
+func (rl *ResourceList) setNode(it *Item, n *yaml.Node) {
+	it.node = yaml.NewRNode(n)
+	if rl.guarded && it.state == stateKept {
+		it.guard = encodeNode(n)
 	}
 }
 

@@ -1,6 +1,10 @@
 package resourcelist
 
-import "bytes"
+import (
+	"bytes"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
 
 // The item scan reads one item's entry of a block-style ResourceList (its
 // lines, from its dash to the next item's) without building nodes: it checks
@@ -66,6 +70,8 @@ type frame struct {
 	indent int // column (0-based) of its keys or dashes
 	seq    bool
 	f      field
+	node   *yaml.Node // when building: its node,
+	start  int        // and where its children start among the builder's kids
 }
 
 // pending is a value announced by a key or a dash with nothing after it:
@@ -75,6 +81,7 @@ type pending struct {
 	indent int // column of the collection the key or dash is in
 	key    bool
 	f      field
+	at     [2]int // when building: where a null value would be (line, column)
 }
 
 // blockScalar is a literal or folded scalar being read.
@@ -104,9 +111,11 @@ type itemScan struct {
 	hasAnn  bool
 	seen    uint16 // header keys seen, by field: a second one is unsure
 	rootSet bool   // the item's mapping began
+	nodes   int    // how many nodes the entry has
 	// comment is set by a comment line after the last content line: a
 	// comment between two items, which yaml.v3 may attach to either.
 	comment bool
+	b       *builder // set when the scan builds the item's nodes
 }
 
 // maxDepth bounds the nesting the scan follows.
@@ -115,21 +124,36 @@ const maxDepth = 100
 func (s *itemScan) reset() {
 	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
 	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
-	s.hasLbl, s.hasAnn, s.seen, s.rootSet, s.comment = false, false, 0, false, false
+	s.hasLbl, s.hasAnn, s.seen, s.rootSet, s.comment, s.nodes = false, false, 0, false, false, 0
 }
 
 // scan reads the entry src[start:end] whose dash is at column col, and
 // reports whether it is sure of it.
 func (s *itemScan) scan(src []byte, start, end, col int) bool {
 	s.reset()
-	for i := start; i < end; {
+	for i, num := start, 0; i < end; num++ {
 		e, next := lineEnd(src[:end], i)
+		if s.b != nil {
+			s.b.newLine(src[i:e], i-start, s.b.first+num)
+		}
 		if !s.line(src[i:e], i == start, col) {
 			return false
 		}
 		i = next
 	}
 	return s.finish()
+}
+
+// build returns the nodes of the entry src[start:end], whose dash is at
+// column col on line line, or nil when the builder cannot be sure of them.
+// The entry has the given number of nodes (as its scan counted them).
+func (s *itemScan) build(src []byte, start, end, col, line, nodes int) *yaml.Node {
+	s.b = &builder{text: string(src[start:end]), first: line, size: nodes}
+	defer func() { s.b = nil }()
+	if !s.scan(src, start, end, col) {
+		return nil
+	}
+	return s.b.root
 }
 
 // lineEnd returns the end of the line starting at i (before its break) and
@@ -160,8 +184,11 @@ func (s *itemScan) line(line []byte, first bool, col int) bool {
 		switch s.blockLine(line) {
 		case inBlock:
 			s.comment = false
-			return true
+			return s.b == nil || s.b.blockLine(line, s.block.indent)
 		case badBlock:
+			return false
+		}
+		if s.b != nil && !s.b.endBlock() {
 			return false
 		}
 	}
@@ -171,7 +198,7 @@ func (s *itemScan) line(line []byte, first bool, col int) bool {
 		return true
 	case line[ind] == '#':
 		s.comment = true
-		return true
+		return s.b == nil // the builder places no comment lines
 	case bytes.IndexByte(line, '\t') >= 0:
 		return false
 	}
@@ -186,8 +213,7 @@ func (s *itemScan) line(line []byte, first bool, col int) bool {
 func (s *itemScan) dash(line []byte, col int) bool {
 	k := col + 1 + spaces(line[col+1:])
 	if k == len(line) || line[k] == '#' {
-		s.announce(line, k, pending{active: true, indent: col, f: fRoot})
-		return true
+		return s.announce(line, k, col+1, pending{active: true, indent: col, f: fRoot})
 	}
 	return s.node(line, k, col, fRoot)
 }
@@ -198,13 +224,12 @@ func (s *itemScan) content(line []byte, ind int) bool {
 	if p := s.pend; p.active {
 		s.pend.active = false
 		if ind > p.indent || (ind == p.indent && p.key && dash) {
-			if len(s.stack) >= maxDepth || !s.collection(p.f, !dash) {
+			if !s.push(ind, dash, p.f) {
 				return false
 			}
-			s.stack = append(s.stack, frame{indent: ind, seq: dash, f: p.f})
 			return s.inFrame(line, ind, dash)
 		}
-		if !s.null(p.f) {
+		if !s.nullAt(p) {
 			return false
 		}
 	}
@@ -213,7 +238,7 @@ func (s *itemScan) content(line []byte, ind int) bool {
 		// Deeper collections end, and so does a sequence at its key's
 		// column ("key:" then "- a") when the line is not an entry.
 		if top.indent > ind || (top.seq && !dash && top.indent == ind && n > 1 && s.stack[n-2].indent == ind) {
-			s.stack = s.stack[:n-1]
+			s.pop()
 			continue
 		}
 		break
@@ -238,8 +263,7 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 	if dash {
 		k := ind + 1 + spaces(line[ind+1:])
 		if k == len(line) || line[k] == '#' {
-			s.announce(line, k, pending{active: true, indent: ind, f: fOther})
-			return true
+			return s.announce(line, k, ind+1, pending{active: true, indent: ind, f: fOther})
 		}
 		return s.node(line, k, ind, fOther)
 	}
@@ -251,11 +275,49 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 }
 
 // announce records a value announced at the end of a line (at k: its end
-// or a comment). A comment there is one yaml.v3 attaches to what comes
-// next, which may be the next item: it counts as a comment line.
-func (s *itemScan) announce(line []byte, k int, p pending) {
-	s.pend = p
+// or a comment), by an indicator that ends before after. A comment there
+// is one yaml.v3 attaches to what comes next, which may be the next item:
+// it counts as a comment line (and the builder places none).
+func (s *itemScan) announce(line []byte, k, after int, p pending) bool {
 	s.comment = k < len(line)
+	if s.b != nil {
+		p.at = [2]int{s.b.num, s.b.col(after)}
+	}
+	s.pend = p
+	return s.b == nil || !s.comment
+}
+
+// push opens a block collection at column ind, the value of field f.
+func (s *itemScan) push(ind int, seq bool, f field) bool {
+	if len(s.stack) >= maxDepth || !s.collection(f, !seq) {
+		return false
+	}
+	fr := frame{indent: ind, seq: seq, f: f}
+	if s.b != nil {
+		fr.node, fr.start = s.b.open(seq, false, ind)
+	}
+	s.stack = append(s.stack, fr)
+	return true
+}
+
+// pop closes the innermost block collection.
+func (s *itemScan) pop() {
+	fr := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	if s.b != nil {
+		s.b.close(fr.node, fr.start)
+	}
+}
+
+// nullAt records the null value a pending key or dash had.
+func (s *itemScan) nullAt(p pending) bool {
+	if !s.null(p.f) {
+		return false
+	}
+	if s.b != nil {
+		s.b.null(p.at[0], p.at[1])
+	}
+	return true
 }
 
 // node reads a node that starts at line[k], after a dash at column parent:
@@ -280,10 +342,9 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 	if !t.key {
 		return f != fRoot && s.scalar(f, line, t)
 	}
-	if len(s.stack) >= maxDepth || !s.collection(f, true) {
+	if !s.push(k, false, f) {
 		return false
 	}
-	s.stack = append(s.stack, frame{indent: k, f: f})
 	return s.keyValue(line, t, s.stack[len(s.stack)-1])
 }
 
@@ -295,8 +356,7 @@ func (s *itemScan) keyValue(line []byte, t tok, m frame) bool {
 	}
 	j := t.next + spaces(line[t.next:])
 	if j == len(line) || line[j] == '#' {
-		s.announce(line, j, pending{active: true, indent: m.indent, key: true, f: f})
-		return true
+		return s.announce(line, j, t.next, pending{active: true, indent: m.indent, key: true, f: f})
 	}
 	switch line[j] {
 	case '[', '{':
@@ -316,7 +376,9 @@ func (s *itemScan) blockHeader(line []byte, j, parent int, f field) bool {
 		return false
 	}
 	k := j + 1
+	var chomp byte
 	if k < len(line) && (line[k] == '-' || line[k] == '+') {
+		chomp = line[k]
 		k++
 	}
 	n := spaces(line[k:])
@@ -324,6 +386,13 @@ func (s *itemScan) blockHeader(line []byte, j, parent int, f field) bool {
 		return false
 	}
 	s.block = blockScalar{active: true, parent: parent}
+	s.nodes++
+	if s.b != nil {
+		if line[j] != '|' || k+n < len(line) {
+			return false // the builder reads no folded scalars, nor comments here
+		}
+		s.b.startBlock(j, chomp)
+	}
 	return true
 }
 
@@ -373,8 +442,16 @@ func (s *itemScan) blockLine(line []byte) blockState {
 
 // finish ends the entry: a value still announced is null.
 func (s *itemScan) finish() bool {
-	if s.pend.active && !s.null(s.pend.f) {
+	if s.pend.active && !s.nullAt(s.pend) {
 		return false
+	}
+	if s.b != nil {
+		if s.block.active && !s.b.endBlock() {
+			return false
+		}
+		for len(s.stack) > 0 {
+			s.pop()
+		}
 	}
 	return s.rootSet
 }
@@ -383,6 +460,7 @@ func (s *itemScan) finish() bool {
 // field. A header key seen twice makes the scan unsure (kyaml and the
 // header read would have to agree on which one counts).
 func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
+	s.nodes++
 	if len(line[t.start:t.end]) > 1000 {
 		return 0, false // yaml.v3 takes no longer implicit keys
 	}
@@ -401,7 +479,7 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 			}
 			s.seen |= 1 << c
 		}
-		return c, true
+		return c, s.b == nil || s.b.scalar(t)
 	case fLabels, fAnnotations:
 		sp, ok := s.decode(line, t)
 		if !ok {
@@ -418,13 +496,17 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 			}
 		}
 		*list = append(*list, kv{k: sp})
-		return child(f, nil), true
+		return child(f, nil), s.b == nil || s.b.scalar(t)
 	}
-	return fOther, true
+	return fOther, s.b == nil || s.b.scalar(t)
 }
 
 // scalar records a scalar value of field f.
 func (s *itemScan) scalar(f field, line []byte, t tok) bool {
+	s.nodes++
+	if s.b != nil && (f == fRoot || !s.b.scalar(t)) {
+		return false
+	}
 	switch f {
 	case fRoot:
 		return false
@@ -447,6 +529,7 @@ func (s *itemScan) scalar(f field, line []byte, t tok) bool {
 
 // null records a null value of field f.
 func (s *itemScan) null(f field) bool {
+	s.nodes++
 	switch f {
 	case fRoot:
 		return false
@@ -462,6 +545,7 @@ func (s *itemScan) null(f field) bool {
 
 // collection records that field f is a mapping (isMap) or a sequence.
 func (s *itemScan) collection(f field, isMap bool) bool {
+	s.nodes++
 	switch f {
 	case fRoot:
 		s.rootSet = true

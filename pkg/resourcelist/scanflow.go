@@ -8,6 +8,9 @@ func (s *itemScan) flowValue(line []byte, j int, f field) bool {
 		return false
 	}
 	k := end + spaces(line[end:])
+	if s.b != nil {
+		s.b.comment(s.b.last, k)
+	}
 	return k == len(line) || (line[k] == '#' && k > end)
 }
 
@@ -21,6 +24,10 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	isMap := line[j] == '{'
 	if !s.collection(f, isMap) {
 		return 0, false
+	}
+	if s.b != nil {
+		n, start := s.b.open(!isMap, true, j)
+		defer func() { s.b.close(n, start) }()
 	}
 	closer := byte(']')
 	if isMap {
@@ -72,7 +79,7 @@ func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) 
 	}
 	k = t.next + spaces(line[t.next:])
 	if k < len(line) && (line[k] == ',' || line[k] == '}') {
-		return k, s.null(c)
+		return k, s.b == nil && s.null(c) // the builder places no null in a flow mapping
 	}
 	return s.flowNode(line, k, c, depth)
 }

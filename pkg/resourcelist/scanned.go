@@ -10,6 +10,7 @@ type scanned struct {
 	nLabels       int     // how many of kvs are labels' (keys and values)
 	hasLabels     bool    // labels is a mapping (an empty one included)
 	hasAnnotation bool
+	nodes         int // how many nodes the entry has
 }
 
 type span struct{ start, end uint32 }
@@ -45,7 +46,7 @@ func (s *scanned) strMap(kvs []span) map[string]string {
 
 // result returns the header the scan read.
 func (s *itemScan) result() *scanned {
-	out := &scanned{text: string(s.text), vals: s.vals, hasLabels: s.hasLbl, hasAnnotation: s.hasAnn}
+	out := &scanned{text: string(s.text), vals: s.vals, hasLabels: s.hasLbl, hasAnnotation: s.hasAnn, nodes: s.nodes}
 	n := 0
 	for _, list := range [][]kv{s.labels, s.annots} {
 		for _, e := range list {
