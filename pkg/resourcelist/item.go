@@ -43,6 +43,21 @@ func (it *Item) Node() *yaml.RNode {
 	return it.node
 }
 
+// Read returns the item's parsed YAML for reading once, like Node, but
+// an item of the input that nobody has read yet does not keep the nodes
+// built for it: a function that reads every item once (a checksum, a
+// search) holds one item's nodes at a time instead of all of them. Read
+// again, the item is parsed again; to change it, use Edit.
+func (it *Item) Read() *yaml.RNode {
+	if it.node != nil || it.enc != nil || it.scan == nil {
+		return it.Node()
+	}
+	if n := it.rl.build(it); n != nil {
+		return yaml.NewRNode(n)
+	}
+	return it.Node()
+}
+
 // Edit returns the item's YAML for changing. The item is written anew only if
 // its content really differs when the ResourceList is written.
 func (it *Item) Edit() *yaml.RNode {
@@ -62,8 +77,11 @@ func (it *Item) Header() Header {
 	case it.state == stateEdited || (it.state == stateAdded && it.enc == nil):
 		h := readHeader(it.node, it.pos)
 		it.hdr = &h
+	case it.scan != nil && it.node == nil:
+		return it.scan.header(it.pos) // an item nobody read keeps no maps
 	case it.scan != nil:
-		return it.scan.header(it.pos)
+		h := it.scan.header(it.pos)
+		it.hdr, it.scan = &h, nil
 	case it.hdr == nil:
 		h := readHeader(it.Node(), it.pos)
 		it.hdr = &h

@@ -18,12 +18,9 @@ func (rl *ResourceList) load(it *Item) {
 	for hi+1 < len(glue) && glue[hi] {
 		hi++
 	}
-	if lo == hi && it.scan != nil {
-		e := it.entry
-		if n := rl.lazy.scan.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes); n != nil {
-			rl.setNode(it, n)
-			return
-		}
+	if n := rl.build(it); n != nil {
+		rl.setNode(it, n)
+		return
 	}
 	var nodes []*yaml.Node
 	ok := false
@@ -47,6 +44,18 @@ func (rl *ResourceList) setNode(it *Item, n *yaml.Node) {
 	if rl.guarded && it.state == stateKept {
 		it.guard = encodeNode(n)
 	}
+}
+
+// build builds an item's nodes from its entry with the scan, or returns
+// nil when the scan cannot (the entry is glued to its neighbours, or holds
+// what the builder does not make).
+func (rl *ResourceList) build(it *Item) *yaml.Node {
+	glue := rl.lazy.glue
+	if it.scan == nil || glue[it.pos] || it.pos > 0 && glue[it.pos-1] || it.pos == 0 && rl.lazy.lead {
+		return nil
+	}
+	e := it.entry
+	return rl.lazy.scan.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes)
 }
 
 // wholeItems parses the whole list and returns its items' nodes.

@@ -95,7 +95,7 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 // when it cannot be tracked.
 func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []problem {
 	h := it.Header()
-	*r = resource{item: it, h: h, name: h.Name, node: it.Node()}
+	*r = resource{item: it, h: h, name: h.Name, node: it.Read()} // the resource keeps the nodes, the list need not
 	if h.APIVersion == pkger.APIVersion {
 		resolved := pkger.Resolve(h.Kind, r.node, env)
 		r.refs, r.node, r.name = &resolved, resolved.Node, resolved.Name
