@@ -77,12 +77,14 @@ func (it *Item) Header() Header {
 	case it.state == stateEdited || (it.state == stateAdded && it.enc == nil):
 		h := readHeader(it.node, it.pos)
 		it.hdr = &h
-	case it.scan != nil && it.node == nil:
-		return it.scan.header(it.pos) // an item nobody read keeps no maps
+	case it.hdr != nil:
 	case it.scan != nil:
 		h := it.scan.header(it.pos)
-		it.hdr, it.scan = &h, nil
-	case it.hdr == nil:
+		if it.node == nil {
+			return h // an item nobody selected or read keeps no maps
+		}
+		it.hdr = &h
+	default:
 		h := readHeader(it.Node(), it.pos)
 		it.hdr = &h
 	}

@@ -233,6 +233,13 @@ func (sp *splitter) items(rl *ResourceList) bool {
 		h := readHeader(yaml.NewRNode(nodes[0]), i)
 		it.hdr = &h
 		rl.lazy.glue[i] = bytes.IndexByte(sp.src[e.start:e.end], '#') >= 0
+		if n := nodes[0]; n.Kind == yaml.ScalarNode && n.Tag == yaml.NodeTagNull {
+			// A comment before an empty entry goes to what follows it.
+			rl.lazy.glue[i] = true
+			if i > 0 {
+				rl.lazy.glue[i-1] = true
+			}
+		}
 	}
 	// A comment after the last item is one before the next root key.
 	for k, key := range sp.keys {

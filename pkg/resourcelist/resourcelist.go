@@ -70,10 +70,18 @@ func (rl *ResourceList) Nodes() []*yaml.RNode {
 func (rl *ResourceList) FunctionConfig() *yaml.RNode { return rl.fnConfig }
 
 // Select returns the items (not deleted) whose header matches, in order.
+// The items it returns keep their header (functions ask for it again);
+// the others keep none when they were read lazily.
 func (rl *ResourceList) Select(match func(Header) bool) []*Item {
 	var out []*Item
 	for _, it := range rl.items {
-		if it.state != stateDeleted && match(it.Header()) {
+		if it.state == stateDeleted {
+			continue
+		}
+		if h := it.Header(); match(h) {
+			if it.hdr == nil {
+				it.hdr = &h
+			}
 			out = append(out, it)
 		}
 	}
