@@ -24,7 +24,6 @@ type lazyList struct {
 	// after the last is parsed with the whole list.
 	glue []bool
 	lead bool
-	scan itemScan // builds the items' nodes
 }
 
 // splitter finds the root keys and the items' entries of a ResourceList.

@@ -54,8 +54,9 @@ func (rl *ResourceList) build(it *Item) *yaml.Node {
 	if it.scan == nil || glue[it.pos] || it.pos > 0 && glue[it.pos-1] || it.pos == 0 && rl.lazy.lead {
 		return nil
 	}
+	var s itemScan // its own: items may be read on several goroutines
 	e := it.entry
-	return rl.lazy.scan.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes)
+	return s.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes)
 }
 
 // wholeItems parses the whole list and returns its items' nodes.
