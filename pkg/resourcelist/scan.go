@@ -335,4 +335,3 @@ func (s *itemScan) finish() bool {
 	}
 	return s.rootSet
 }
-

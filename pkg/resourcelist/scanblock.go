@@ -71,4 +71,3 @@ func (s *itemScan) blockLine(line []byte) blockState {
 	b.active = false
 	return afterBlock
 }
-
