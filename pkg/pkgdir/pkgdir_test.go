@@ -3,7 +3,6 @@ package pkgdir_test
 import (
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,18 +27,8 @@ func packages(t *testing.T, root string) map[string]pkgdir.Files {
 			return err
 		}
 		dir := filepath.Dir(p)
-		files := pkgdir.Files{}
-		err = filepath.WalkDir(dir, func(q string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(q)
-			rel, _ := filepath.Rel(dir, q)
-			files[filepath.ToSlash(rel)] = b
-			return err
-		})
-		pkgs[dir] = files
-		return err
+		pkgs[dir] = krmtest.ReadFiles(t, dir)
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -226,24 +226,14 @@ func TestEquivalenceCorpus(t *testing.T) {
 	}
 }
 
-// readPackage reads the files below dir.
+// readPackage reads the package in dir, without an example's .expected/.
 func readPackage(t *testing.T, dir string) pkgdir.Files {
 	t.Helper()
-	files := pkgdir.Files{}
-	err := filepath.WalkDir(dir, func(q string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			if e != nil && e.IsDir() && e.Name() == ".expected" {
-				return filepath.SkipDir
-			}
-			return err
+	files := krmtest.ReadFiles(t, dir)
+	for name := range files {
+		if strings.HasPrefix(name, ".expected/") {
+			delete(files, name)
 		}
-		b, err := os.ReadFile(q)
-		rel, _ := filepath.Rel(dir, q)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return files
 }

@@ -74,18 +74,9 @@ func (rl *ResourceList) wholeItems() []*yaml.Node {
 // line) with yaml.v3 and returns their nodes, with the lines they have in
 // the list. It fails unless they parse, as n entries without anchors or
 // aliases (which could refer to other items).
-func parseEntries(text []byte, line, n int) (nodes []*yaml.Node, ok bool) {
-	defer func() {
-		if recover() != nil {
-			nodes, ok = nil, false
-		}
-	}()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil || len(doc.Content) != 1 {
-		return nil, false
-	}
-	seq := doc.Content[0]
-	if seq.Kind != yaml.SequenceNode || len(seq.Content) != n || !plainNodes(seq, 0) {
+func parseEntries(text []byte, line, n int) ([]*yaml.Node, bool) {
+	seq, ok := parseText(text)
+	if !ok || seq.Kind != yaml.SequenceNode || len(seq.Content) != n || !plainNodes(seq, 0) {
 		return nil, false
 	}
 	shiftLines(seq, line-1)
@@ -94,22 +85,28 @@ func parseEntries(text []byte, line, n int) (nodes []*yaml.Node, ok bool) {
 
 // parseValue parses a root key and its value (text, starting at line) with
 // yaml.v3 and returns the value's node.
-func parseValue(text []byte, line int) (v *yaml.Node, ok bool) {
+func parseValue(text []byte, line int) (*yaml.Node, bool) {
+	m, ok := parseText(text)
+	if !ok || m.Kind != yaml.MappingNode || len(m.Content) != 2 || !plainNodes(m, 0) {
+		return nil, false
+	}
+	shiftLines(m, line-1)
+	return m.Content[1], true
+}
+
+// parseText parses a single YAML document with yaml.v3 and returns its
+// root node.
+func parseText(text []byte) (n *yaml.Node, ok bool) {
 	defer func() {
 		if recover() != nil {
-			v, ok = nil, false
+			n, ok = nil, false
 		}
 	}()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil || len(doc.Content) != 1 {
 		return nil, false
 	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode || len(m.Content) != 2 || !plainNodes(m, 0) {
-		return nil, false
-	}
-	shiftLines(m, line-1)
-	return m.Content[1], true
+	return doc.Content[0], true
 }
 
 // plainNodes reports whether a tree has no anchors and no aliases.

@@ -219,7 +219,7 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 		}
 		return s.node(line, k, ind, fOther)
 	}
-	t, ok := readScalar(line, ind)
+	t, ok := readScalar(line, ind, false)
 	if !ok || !t.key {
 		return false
 	}
@@ -287,7 +287,7 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 		}
 		return s.blockHeader(line, k, parent, f)
 	}
-	t, ok := readScalar(line, k)
+	t, ok := readScalar(line, k, false)
 	if !ok {
 		return false
 	}
@@ -316,7 +316,7 @@ func (s *itemScan) keyValue(line []byte, t tok, m frame) bool {
 	case '|', '>':
 		return s.blockHeader(line, j, m.indent, f)
 	}
-	v, ok := readScalar(line, j)
+	v, ok := readScalar(line, j, false)
 	return ok && !v.key && s.scalar(f, line, v)
 }
 

@@ -69,7 +69,7 @@ func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) 
 	if k == len(line) {
 		return 0, false
 	}
-	t, ok := readFlowScalar(line, k)
+	t, ok := readScalar(line, k, true)
 	if !ok || !t.key {
 		return 0, false
 	}
@@ -92,7 +92,7 @@ func (s *itemScan) flowNode(line []byte, k int, f field, depth int) (int, bool) 
 	if line[k] == '[' || line[k] == '{' {
 		return s.flow(line, k, f, depth+1)
 	}
-	t, ok := readFlowScalar(line, k)
+	t, ok := readScalar(line, k, true)
 	if !ok || t.key || !s.scalar(f, line, t) {
 		return 0, false
 	}

@@ -11,60 +11,35 @@ type tok struct {
 	next       int  // where the line goes on: past the colon for a key
 }
 
-// readScalar reads a scalar at line[k] in block context. For a plain one
-// it stops at a comment (" #"), a mapping indicator (": " or a final ":")
-// or the line's end; a quoted one must close on the line.
-func readScalar(line []byte, k int) (tok, bool) {
+// readScalar reads a scalar at line[k], in block context or inside a
+// flow collection. A plain one stops at a comment (" #"), a mapping
+// indicator (": ", or a final ":" in block context) or the line's end, and
+// inside a flow collection at a flow indicator; there, one with another
+// colon or a comment in it is unsure. A quoted one must close on the line.
+func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	if line[k] == '\'' || line[k] == '"' {
-		return readQuoted(line, k, false)
+		return readQuoted(line, k, flow)
 	}
-	if !plainStart(line, k, false) {
-		return tok{}, false
-	}
-	t := tok{start: k}
-	j := k
-	for ; j < len(line); j++ {
-		if c := line[j]; c == ':' && (j+1 == len(line) || line[j+1] == ' ') {
-			t.key = true
-			break
-		} else if c == '#' && line[j-1] == ' ' {
-			break
-		}
-	}
-	t.end, t.next = trimRight(line, k, j), j
-	if t.key {
-		t.next = j + 1
-	}
-	return t, true
-}
-
-// readFlowScalar reads a scalar at line[k] inside a flow collection: a
-// plain one also stops at a flow indicator, and one with a colon or a
-// comment in it is unsure.
-func readFlowScalar(line []byte, k int) (tok, bool) {
-	if line[k] == '\'' || line[k] == '"' {
-		return readQuoted(line, k, true)
-	}
-	if !plainStart(line, k, true) {
+	if !plainStart(line, k, flow) {
 		return tok{}, false
 	}
 	t := tok{start: k}
 	j := k
 loop:
 	for ; j < len(line); j++ {
-		switch c := line[j]; c {
-		case ',', '[', ']', '{', '}':
+		switch c := line[j]; {
+		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
+			t.key = true
 			break loop
-		case ':':
-			if j+1 < len(line) && line[j+1] == ' ' {
-				t.key = true
-				break loop
-			}
+		case c == ':' && flow:
 			return tok{}, false
-		case '#':
-			if line[j-1] == ' ' {
+		case c == '#' && line[j-1] == ' ':
+			if flow {
 				return tok{}, false // a comment: the collection does not close on this line
 			}
+			break loop
+		case flow && strings.IndexByte(",[]{}", c) >= 0:
+			break loop
 		}
 	}
 	t.end, t.next = trimRight(line, k, j), j
