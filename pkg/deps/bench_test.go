@@ -228,6 +228,7 @@ func BenchmarkFunction(b *testing.B) {
 		in := readCase(b, "testdata/nephio-controllers-rbac")
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer krmtest.CPU(b)()
 			for b.Loop() {
 				krmfn.Process(tc.fn, in, krmtest.Env(krmtest.Clock, nil))
 			}

@@ -57,6 +57,7 @@ func BenchmarkFunction(b *testing.B) {
 		b.Run(f.Name, func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
+			defer krmtest.CPU(b)()
 			for b.Loop() {
 				krmfn.Process(f, in, env)
 			}
