@@ -11,7 +11,6 @@ package krmtest
 import (
 	"bytes"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,24 +195,4 @@ func WithInCluster(t *testing.T, in, out []byte) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// ReadFiles reads every file below dir, by slash-separated path relative to
-// it: a package, as pkgdir.Files.
-func ReadFiles(t testing.TB, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }

@@ -3,6 +3,7 @@ package pkgdir_test
 import (
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/krmtest"
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
@@ -27,8 +29,9 @@ func packages(t *testing.T, root string) map[string]pkgdir.Files {
 			return err
 		}
 		dir := filepath.Dir(p)
-		pkgs[dir] = krmtest.ReadFiles(t, dir)
-		return nil
+		files, err := kptpkg.Read(os.DirFS(dir))
+		pkgs[dir] = pkgdir.Files(files)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

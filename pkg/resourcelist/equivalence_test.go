@@ -15,6 +15,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/fanout"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/inject"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/krmtest"
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
@@ -229,11 +230,14 @@ func TestEquivalenceCorpus(t *testing.T) {
 // readPackage reads the package in dir, without an example's .expected/.
 func readPackage(t *testing.T, dir string) pkgdir.Files {
 	t.Helper()
-	files := krmtest.ReadFiles(t, dir)
+	files, err := kptpkg.Read(os.DirFS(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name := range files {
 		if strings.HasPrefix(name, ".expected/") {
 			delete(files, name)
 		}
 	}
-	return files
+	return pkgdir.Files(files)
 }
