@@ -48,7 +48,7 @@ func FromNodes(items []*yaml.RNode, fnConfig *yaml.RNode) *ResourceList {
 	}
 	rl.items = make([]*Item, len(items))
 	for i, n := range items {
-		rl.items[i] = &Item{node: n, pos: i}
+		rl.items[i] = &Item{rl: rl, node: n, pos: i}
 	}
 	return rl
 }
