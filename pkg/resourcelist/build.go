@@ -1,6 +1,7 @@
 package resourcelist
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -20,6 +21,7 @@ type builder struct {
 	num   int    // its number in the list (1-based)
 	first int    // the number of the entry's first line
 	ascii bool   // it is ASCII: columns are bytes
+	brk   bool   // it ends with a line break
 
 	size int // how many nodes the entry has
 	slab []yaml.Node
@@ -34,9 +36,10 @@ type builder struct {
 	content int        // the length of value after its last content line
 }
 
-// newLine starts a line at offset off of the entry.
-func (b *builder) newLine(line []byte, off, num int) {
-	b.line, b.off, b.num = line, off, num
+// newLine starts a line at offset off of the entry; brk says it ends
+// with a line break (the input's last line may not).
+func (b *builder) newLine(line []byte, off, num int, brk bool) {
+	b.line, b.off, b.num, b.brk = line, off, num, brk
 	b.ascii = true
 	for _, c := range line {
 		if c >= utf8.RuneSelf {
@@ -158,11 +161,15 @@ func (b *builder) blockLine(line []byte, indent int) bool {
 		if indent > 0 && len(line) > indent {
 			return false
 		}
-		b.value = append(b.value, '\n')
-		return true
+	} else {
+		b.value = append(b.value, line[indent:]...)
 	}
-	b.value = append(append(b.value, line[indent:]...), '\n')
-	b.content = len(b.value)
+	if b.brk {
+		b.value = append(b.value, '\n')
+	}
+	if indent > 0 && spaces(line) < len(line) {
+		b.content = len(b.value)
+	}
 	return true
 }
 
@@ -176,7 +183,7 @@ func (b *builder) endBlock() bool {
 	case 0:
 		v = v[:b.content]
 	case '-':
-		v = v[:b.content-1]
+		v = bytes.TrimSuffix(v[:b.content], []byte("\n"))
 	}
 	b.block.Value = string(v)
 	b.block = nil

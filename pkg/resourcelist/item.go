@@ -6,7 +6,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-type itemState int
+type itemState uint8
 
 const (
 	stateKept itemState = iota
@@ -19,16 +19,17 @@ const (
 // Edit before changing it, so that the ResourceList knows to write it anew
 // (an item that is not edited is written out as its original bytes).
 type Item struct {
-	rl    *ResourceList
-	node  *yaml.RNode // nil until read, for an item of the input read lazily or kept encoded
-	pos   int         // position in the input, -1 for a new item
+	rl   *ResourceList
+	node *yaml.RNode // nil until read, for an item of the input read lazily or kept encoded
+	pos  int         // position in the input, -1 for a new item
+	enc  []byte      // an item kept encoded: its entry in the list, until it is edited
+	hdr  *Header     // the header read from the node, or from the entry by yaml.v3
+	scan *scanned    // the header the scan read from the entry, while the item is kept
+	// snap is the encoding of the node when Edit was first called, or,
+	// for an item still kept, when Guard was called (tests).
+	snap  []byte
+	entry entry // where the item's entry sits in the input, when the layout is known
 	state itemState
-	entry entry    // where the item's entry sits in the input, when the layout is known
-	enc   []byte   // an item kept encoded: its entry in the list, until it is edited
-	hdr   *Header  // the header read from the node, or from the entry by yaml.v3
-	scan  *scanned // the header the scan read from the entry, while the item is kept
-	snap  []byte   // encoding of the node when Edit was first called
-	guard []byte   // encoding of the node when Guard was called (tests)
 }
 
 // Node returns the item's parsed YAML for reading. Use Edit to change it.

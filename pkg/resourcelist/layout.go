@@ -28,10 +28,10 @@ type rootKey struct {
 // item's (or the end of the items), and the comment lines right above its
 // dash (which lie in the previous item's lines).
 type entry struct {
-	start, end int
-	above      int // where the comment lines above the dash start
-	nAbove     int // how many there are
-	line       int // the dash's line, 1-based
+	start, end int32
+	above      int32 // where the comment lines above the dash start
+	nAbove     int32 // how many there are
+	line       int32 // the dash's line, 1-based
 }
 
 // layoutNodes finds the layout of a ResourceList parsed whole, from its
@@ -102,18 +102,24 @@ func (rl *ResourceList) findDashes(seq *yaml.Node, keyLine, end int, line func(i
 		if found == 0 || starts[found-1] >= end {
 			return false
 		}
-		e := entry{start: starts[found-1], line: found}
-		e.above, e.nAbove = commentsAbove(rl.src, e.start, starts[prev-1])
+		e := newEntry(rl.src, starts[found-1], found, starts[prev-1])
 		if i > 0 {
 			rl.items[i-1].entry.end = e.start
 		}
 		rl.items[i].entry = e
 		prev = found
 	}
-	rl.items[len(seq.Content)-1].entry.end = end
+	rl.items[len(seq.Content)-1].entry.end = int32(end)
 	rl.layout.seqCol = col
 	rl.layout.entries = true
 	return true
+}
+
+// newEntry returns the entry whose dash line starts at start, line line;
+// no comment line above it starts at or before floor.
+func newEntry(src []byte, start, line, floor int) entry {
+	above, n := commentsAbove(src, start, floor)
+	return entry{start: int32(start), line: int32(line), above: int32(above), nAbove: int32(n)}
 }
 
 // lineStarts returns the offset of every line's start.

@@ -2,6 +2,7 @@ package resourcelist
 
 import (
 	"bytes"
+	"math"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -41,7 +42,7 @@ type splitter struct {
 // parseLazy reads a ResourceList lazily, or returns nil when the list is
 // to be parsed whole (which also gives the errors).
 func parseLazy(in []byte) *ResourceList {
-	if !plainText(in) {
+	if len(in) >= math.MaxInt32 || !plainText(in) {
 		return nil
 	}
 	sp := splitter{src: in}
@@ -183,10 +184,9 @@ loop:
 		case l[ind] == '\t':
 			return 0, 0, false
 		case isDash(l, ind) && (col < 0 || ind == col):
-			e := entry{start: i, line: line}
-			e.above, e.nAbove = commentsAbove(src, i, floor)
+			e := newEntry(src, i, line, floor)
 			if n := len(sp.entries); n > 0 {
-				sp.entries[n-1].end = i
+				sp.entries[n-1].end = int32(i)
 			}
 			sp.entries, col, floor = append(sp.entries, e), ind, i
 		case ind == 0 && col >= 0:
@@ -199,7 +199,7 @@ loop:
 	if col < 0 {
 		return 0, 0, false // no items: the list is read whole
 	}
-	sp.entries[len(sp.entries)-1].end = i
+	sp.entries[len(sp.entries)-1].end = int32(i)
 	sp.keys[len(sp.keys)-1].end = i
 	sp.seqCol = col
 	return i, line, true
@@ -220,12 +220,12 @@ func (sp *splitter) items(rl *ResourceList) bool {
 		it := &slab[i]
 		*it = Item{rl: rl, pos: i, entry: e}
 		rl.items[i] = it
-		if s.scan(sp.src, e.start, e.end, sp.seqCol) {
+		if s.scan(sp.src, int(e.start), int(e.end), sp.seqCol) {
 			it.scan = s.result()
 			rl.lazy.glue[i] = s.comment
 			continue
 		}
-		nodes, ok := parseEntries(sp.src[e.start:e.end], e.line, 1)
+		nodes, ok := parseEntries(sp.src[e.start:e.end], int(e.line), 1)
 		if !ok {
 			return false
 		}

@@ -26,7 +26,7 @@ func (rl *ResourceList) load(it *Item) {
 	ok := false
 	if !(lo == 0 && rl.lazy.lead) && !glue[hi] {
 		first, last := rl.items[lo].entry, rl.items[hi].entry
-		nodes, ok = parseEntries(rl.src[first.start:last.end], first.line, hi-lo+1)
+		nodes, ok = parseEntries(rl.src[first.start:last.end], int(first.line), hi-lo+1)
 	}
 	if !ok {
 		nodes = rl.wholeItems()[lo : hi+1]
@@ -42,7 +42,7 @@ func (rl *ResourceList) load(it *Item) {
 func (rl *ResourceList) setNode(it *Item, n *yaml.Node) {
 	it.node = yaml.NewRNode(n)
 	if rl.guarded && it.state == stateKept {
-		it.guard = encodeNode(n)
+		it.snap = encodeNode(n)
 	}
 }
 
@@ -56,7 +56,7 @@ func (rl *ResourceList) build(it *Item) *yaml.Node {
 	}
 	var s itemScan // its own: items may be read on several goroutines
 	e := it.entry
-	return s.build(rl.src, e.start, e.end, rl.layout.seqCol-1, e.line, it.scan.nodes)
+	return s.build(rl.src, int(e.start), int(e.end), rl.layout.seqCol-1, int(e.line), it.scan.nodes)
 }
 
 // wholeItems parses the whole list and returns its items' nodes.

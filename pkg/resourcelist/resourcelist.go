@@ -176,7 +176,7 @@ func (rl *ResourceList) Guard() {
 	rl.guarded = true
 	for _, it := range rl.items {
 		if it.state == stateKept && it.node != nil {
-			it.guard = encodeNode(it.node.YNode())
+			it.snap = encodeNode(it.node.YNode())
 		}
 	}
 }
@@ -185,7 +185,7 @@ func (rl *ResourceList) Guard() {
 func (rl *ResourceList) GuardViolations() []string {
 	var out []string
 	for _, it := range rl.items {
-		if it.state == stateKept && it.guard != nil && it.node != nil && !bytes.Equal(it.guard, encodeNode(it.node.YNode())) {
+		if it.state == stateKept && it.snap != nil && it.node != nil && !bytes.Equal(it.snap, encodeNode(it.node.YNode())) {
 			out = append(out, it.Header().String())
 		}
 	}

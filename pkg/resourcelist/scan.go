@@ -86,7 +86,7 @@ func (s *itemScan) scan(src []byte, start, end, col int) bool {
 	for i, num := start, 0; i < end; num++ {
 		e, next := lineEnd(src[:end], i)
 		if s.b != nil {
-			s.b.newLine(src[i:e], i-start, s.b.first+num)
+			s.b.newLine(src[i:e], i-start, s.b.first+num, next > e && src[next-1] == '\n')
 		}
 		if !s.line(src[i:e], i == start, col) {
 			return false

@@ -85,9 +85,12 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 		}
 		k := s.text[sp.start:sp.end]
 		for _, e := range *list {
-			if bytes.Equal(s.text[e.k.start:e.k.end], k) {
+			if s.sameKey(e.k, k) {
 				return 0, false
 			}
+		}
+		if st, ok := staticKey(k); ok {
+			s.text, sp = s.text[:sp.start], st
 		}
 		*list = append(*list, kv{k: sp})
 		return child(f, nil), s.b == nil || s.b.scalar(t)
@@ -175,4 +178,12 @@ func isNull(v []byte) bool {
 		return true
 	}
 	return false
+}
+
+// sameKey reports whether a key the scan recorded is k.
+func (s *itemScan) sameKey(sp span, k []byte) bool {
+	if sp.start&static != 0 {
+		return staticKeys[sp.start&^static] == string(k)
+	}
+	return bytes.Equal(s.text[sp.start:sp.end], k)
 }

@@ -1,5 +1,10 @@
 package resourcelist
 
+import (
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+)
+
 // scanned is an item's header as the scan read it: its strings end to end
 // in text, and spans of them. It is what an untouched item costs beyond
 // its bytes; the maps of a Header are made when it is asked for.
@@ -13,9 +18,36 @@ type scanned struct {
 	nodes         int // how many nodes the entry has
 }
 
+// span is a string of a scanned header: a range of its text, or, with
+// the static bit set in start, one of the staticKeys.
 type span struct{ start, end uint32 }
 
-func (s *scanned) str(sp span) string { return s.text[sp.start:sp.end] }
+const static = 1 << 31
+
+func (s *scanned) str(sp span) string {
+	if sp.start&static != 0 {
+		return staticKeys[sp.start&^static]
+	}
+	return s.text[sp.start:sp.end]
+}
+
+// staticKeys are the annotation keys (kpt's, kptkit's) that nearly every
+// item of a list has: its header points at these instead of keeping a
+// copy of each.
+var staticKeys = [...]string{
+	kptfile.AnnotationPath, kptfile.AnnotationIndex, kptfile.AnnotationInternalPath, kptfile.AnnotationInternalIndex,
+	kptfile.AnnotationLocalConfig, kptfile.AnnotationConfigInjection, v1alpha1.AnnotationInCluster,
+}
+
+// staticKey returns the span of key when it is one of the staticKeys.
+func staticKey(key []byte) (span, bool) {
+	for i, k := range staticKeys {
+		if string(key) == k {
+			return span{start: static | uint32(i)}, true
+		}
+	}
+	return span{}, false
+}
 
 // header returns the Header the scan read, at position pos.
 func (s *scanned) header(pos int) Header {

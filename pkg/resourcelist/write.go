@@ -86,7 +86,7 @@ func (rl *ResourceList) writeItems(p *plan, k rootKey) error {
 		return rl.writeItemsAnew(p)
 	}
 	col := rl.layout.seqCol
-	p.lines(k.start, rl.items[0].entry.start)
+	p.lines(k.start, int(rl.items[0].entry.start))
 	for i, it := range rl.items {
 		if it.pos < 0 {
 			if it.state == stateDeleted {
@@ -103,18 +103,18 @@ func (rl *ResourceList) writeItems(p *plan, k rootKey) error {
 		}
 		e := it.entry
 		if rl.unchanged(it) {
-			p.lines(e.start, e.end)
+			p.lines(int(e.start), int(e.end))
 			continue
 		}
 		if it.state != stateDeleted {
-			if err := p.item(it.node.YNode(), col, e.nAbove); err != nil {
+			if err := p.item(it.node.YNode(), col, int(e.nAbove)); err != nil {
 				return err
 			}
 		}
 		// The comment above the next item's dash sits in this item's lines.
 		if i+1 < len(rl.items) && rl.items[i+1].pos >= 0 {
 			next := rl.items[i+1].entry
-			p.lines(next.above, next.start)
+			p.lines(int(next.above), int(next.start))
 		}
 	}
 	return nil
