@@ -60,10 +60,12 @@ func (rl *ResourceList) layoutNodes() {
 	}
 	c := rl.doc.Content
 	var lines []int
+	seen := false
 	for i := 0; i+1 < len(c); i += 2 {
-		if len(lines) > 0 && c[i].Line <= lines[len(lines)-1] {
-			return
+		if len(lines) > 0 && c[i].Line <= lines[len(lines)-1] || c[i].Value == "items" && seen {
+			return // out of order, or two items keys: written anew
 		}
+		seen = seen || c[i].Value == "items"
 		lines = append(lines, c[i].Line)
 		l.keys = append(l.keys, rootKey{name: c[i].Value, start: starts[c[i].Line-1]})
 	}
