@@ -104,8 +104,8 @@ func (sp *splitter) root() bool {
 			return false
 		case ind > 0 || isDash(l, 0):
 			// A line of the last key's value (at column 0: an entry of
-			// its sequence).
-			if len(sp.keys) == 0 {
+			// its sequence); the items' lines were all split already.
+			if len(sp.keys) == 0 || sp.keys[len(sp.keys)-1].name == "items" {
 				return false
 			}
 			comment = false
