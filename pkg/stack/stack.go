@@ -137,8 +137,7 @@ func (s *state) apply(rl *resourcelist.ResourceList, rs []result.Result) ([]resu
 	if !s.changed() {
 		return append(rs, t.item.Infof("no changes")), nil
 	}
-	var w contentWriter
-	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return w.content(s.tracked[i].node.YNode()) })
+	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return s.tracked[i].content })
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the last-applied contents: %w", err)
 	}

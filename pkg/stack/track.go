@@ -2,6 +2,7 @@ package stack
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -22,9 +23,11 @@ type resource struct {
 	// name is metadata.name, its environment reference resolved (pkger's
 	// items), else as the header reads it.
 	name string
-	// node is the content: the item, or for a pkger item with environment
-	// references a copy with them resolved.
+	// node is the item's nodes while it is read, and for a pkger item with
+	// environment references, a copy with them resolved, kept.
 	node *yaml.RNode
+	// content is the content the record keeps (Content).
+	content []byte
 	// refs is what pkger.Resolve found (pkger's items only).
 	refs  *pkger.Resolved
 	key   string
@@ -70,12 +73,13 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 		slab = make([]resource, len(items)) // one allocation for them all
 		seen = make(map[string]*resource, len(items))
 		c    canon
+		w    contentWriter
 	)
 	all = make([]*resource, len(items))
 	tracked = make([]*resource, 0, len(items))
 	for i, it := range items {
 		r := &slab[i]
-		bad := r.read(it, env, &c)
+		bad := r.read(it, env, &c, &w)
 		all[i] = r
 		if problems = append(problems, bad...); r.key == "" {
 			continue
@@ -91,11 +95,11 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 	return all, tracked, problems
 }
 
-// read reads one tracked item (c computes its checksum); r.key stays empty
-// when it cannot be tracked.
-func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []problem {
+// read reads one tracked item (c computes its checksum, w its content);
+// r.key stays empty when it cannot be tracked.
+func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon, w *contentWriter) []problem {
 	h := it.Header()
-	*r = resource{item: it, h: h, name: h.Name, node: it.Read()} // the resource keeps the nodes, the list need not
+	*r = resource{item: it, h: h, name: h.Name, node: it.Read()}
 	if h.APIVersion == pkger.APIVersion {
 		resolved := pkger.Resolve(h.Kind, r.node, env)
 		r.refs, r.node, r.name = &resolved, resolved.Node, resolved.Name
@@ -117,6 +121,12 @@ func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon) []proble
 	r.entry = v1alpha1.StackResource{
 		APIVersion: h.APIVersion, Kind: h.Kind, Namespace: h.Namespace, PkgName: r.name,
 		Checksum: c.sum(r.node.YNode()),
+	}
+	// The content the record keeps, taken while the nodes are at hand: a
+	// package's nodes are not held all at once (pkger's, resolved, are).
+	r.content = slices.Clone(w.content(r.node.YNode()))
+	if r.refs == nil {
+		r.node = nil
 	}
 	return bad
 }
