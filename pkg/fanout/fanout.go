@@ -5,9 +5,13 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/celexpr"
 	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
+
+// minRun is the fewest targets worth a goroutine of their own.
+const minRun = 256
 
 // Function is fan-out-variants.
 var Function = krmfn.Function{Name: "fan-out-variants", Run: Run}
@@ -72,13 +76,13 @@ func render(targets []target, templates []*template, rd *renderer) ([]*desired, 
 	var (
 		s    = rd.set
 		out  = make([]rendered, len(targets))
-		w    = workers(len(targets))
+		w    = parallel.Workers(len(targets), minRun)
 		each = make([]*renderer, w)
 	)
 	for i := range each {
 		each[i] = rd.fork()
 	}
-	parallel(len(targets), w, func(w, i int) {
+	parallel.Do(len(targets), w, func(w, i int) {
 		t := &targets[i]
 		tpl := templates[t.index]
 		if s.Spec.Targets[t.index].Template != nil && tpl == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -153,11 +154,11 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.No
 	var (
 		encoded  = make([]resourcelist.Encoded, len(ok))
 		errs     = make([]error, len(ok))
-		w        = workers(len(ok))
+		w        = parallel.Workers(len(ok), minRun)
 		builders = make([]builder, w)
 		encoders = make([]resourcelist.Encoder, w)
 	)
-	parallel(len(ok), w, func(w, i int) {
+	parallel.Do(len(ok), w, func(w, i int) {
 		b, d := &builders[w], ok[i]
 		node := b.child(s, d.name, files[i], b.spec(d.spec, up, d.repo, d.pkg))
 		encoded[i], errs[i] = encoders[w].Encode(yaml.NewRNode(node), files[i])

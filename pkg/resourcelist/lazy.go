@@ -3,6 +3,7 @@ package resourcelist
 import (
 	"bytes"
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -25,6 +26,8 @@ type lazyList struct {
 	// after the last is parsed with the whole list.
 	glue []bool
 	lead bool
+	mu   sync.Mutex
+	runs map[int][]*yaml.Node // runs of glued entries parsed, by their first item
 }
 
 // splitter finds the root keys and the items' entries of a ResourceList.

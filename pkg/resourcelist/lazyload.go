@@ -6,10 +6,17 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// load parses the nodes of an item read lazily, and of the items glued to
-// it (see lazyList): from their entries, or from the whole list when they
-// reach a comment at either end of the items.
+// load parses the nodes of an item read lazily: the scan builds them from
+// its entry, or, for an entry glued to its neighbours (see lazyList),
+// yaml.v3 parses the run of entries it is in together, or the whole list
+// when the run reaches a comment at either end of the items. Items may be
+// read on several goroutines, each item on one: a run parsed is kept for
+// the other items of the run, and each item takes its own nodes.
 func (rl *ResourceList) load(it *Item) {
+	if n := rl.build(it); n != nil {
+		rl.setNode(it, n)
+		return
+	}
 	glue := rl.lazy.glue
 	lo, hi := it.pos, it.pos
 	for lo > 0 && glue[lo-1] {
@@ -18,24 +25,31 @@ func (rl *ResourceList) load(it *Item) {
 	for hi+1 < len(glue) && glue[hi] {
 		hi++
 	}
-	if n := rl.build(it); n != nil {
-		rl.setNode(it, n)
-		return
+	rl.setNode(it, rl.run(lo, hi)[it.pos-lo])
+}
+
+// run returns the nodes of the run of entries lo to hi, parsed once.
+func (rl *ResourceList) run(lo, hi int) []*yaml.Node {
+	lz := rl.lazy
+	lz.mu.Lock()
+	defer lz.mu.Unlock()
+	if nodes, ok := lz.runs[lo]; ok {
+		return nodes
 	}
 	var nodes []*yaml.Node
 	ok := false
-	if !(lo == 0 && rl.lazy.lead) && !glue[hi] {
+	if !(lo == 0 && lz.lead) && !lz.glue[hi] {
 		first, last := rl.items[lo].entry, rl.items[hi].entry
 		nodes, ok = parseEntries(rl.src[first.start:last.end], int(first.line), hi-lo+1)
 	}
 	if !ok {
 		nodes = rl.wholeItems()[lo : hi+1]
 	}
-	for i, n := range nodes {
-		if in := rl.items[lo+i]; in.node == nil {
-			rl.setNode(in, n)
-		}
+	if lz.runs == nil {
+		lz.runs = map[int][]*yaml.Node{}
 	}
+	lz.runs[lo] = nodes
+	return nodes
 }
 
 // setNode gives an item read lazily its nodes.

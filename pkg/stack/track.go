@@ -10,6 +10,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 	"github.com/kptkit/kptkit/pkg/stack/pkger"
@@ -71,17 +72,21 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 	items := rl.Select(Tracked)
 	var (
 		slab = make([]resource, len(items)) // one allocation for them all
+		bad  = make([][]problem, len(items))
 		seen = make(map[string]*resource, len(items))
-		c    canon
-		w    contentWriter
+		w    = parallel.Workers(len(items), minRun)
+		c    = make([]canon, w)
+		cw   = make([]contentWriter, w)
 	)
+	// Reading an item (its nodes, checksum and content) is most of the
+	// work, and items are read independently: on a few goroutines.
+	parallel.Do(len(items), w, func(w, i int) { bad[i] = slab[i].read(items[i], env, &c[w], &cw[w]) })
 	all = make([]*resource, len(items))
 	tracked = make([]*resource, 0, len(items))
-	for i, it := range items {
+	for i := range items {
 		r := &slab[i]
-		bad := r.read(it, env, &c, &w)
 		all[i] = r
-		if problems = append(problems, bad...); r.key == "" {
+		if problems = append(problems, bad[i]...); r.key == "" {
 			continue
 		}
 		if first, ok := seen[r.key]; ok {
@@ -94,6 +99,9 @@ func collect(rl *resourcelist.ResourceList, env pkger.Env) (all, tracked []*reso
 	}
 	return all, tracked, problems
 }
+
+// minRun is the fewest items worth a goroutine of their own.
+const minRun = 256
 
 // read reads one tracked item (c computes its checksum, w its content);
 // r.key stays empty when it cannot be tracked.
