@@ -4,6 +4,22 @@ TOOLS   := $(CURDIR)/.tools/bin
 KUSTOMIZE_VERSION := v5.5.0
 export PATH := $(CURDIR)/bin:$(TOOLS):$(PATH)
 
+# The version and revision `kptkit version` and every function's --version
+# print: the tag at HEAD, else the pseudo-version `go install ...@<commit>`
+# would record (v0.0.0-<commit time>-<12 hex>, or vX.Y.(Z+1)-0.<time>-<hex>
+# after a tag vX.Y.Z), +dirty with uncommitted changes. The Go toolchain
+# records no VCS information in a git worktree or with -buildvcs=false, so
+# it is stamped here; outside git both are empty and the binaries say so.
+GIT_REVISION := $(shell git rev-parse HEAD 2>/dev/null)
+VERSION ?= $(shell git describe --tags --match 'v[0-9]*' --exact-match 2>/dev/null || \
+  { base=$$(git describe --tags --match 'v[0-9]*' --abbrev=0 2>/dev/null); \
+    time=$$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S 2>/dev/null) && \
+    rev=$$(git rev-parse --short=12 HEAD) && \
+    if [ -n "$$base" ]; then echo "$$base" | awk -F. -v t="$$time" -v r="$$rev" '{ printf "%s.%s.%d-0.%s-%s", $$1, $$2, $$3+1, t, r }'; \
+    else echo "v0.0.0-$$time-$$rev"; fi; })$(shell [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && echo +dirty)
+LDFLAGS := -X github.com/kptkit/kptkit/internal/version.version=$(VERSION) \
+  -X github.com/kptkit/kptkit/internal/version.revision=$(GIT_REVISION)
+
 .PHONY: all build test unit e2e bench fuzz golden demo fmt vet lint tools images clean
 
 all: build
@@ -11,7 +27,7 @@ all: build
 ## build: every function binary and kptkit into bin/ (not functions/internal/:
 ## the identity binary the benchmarks measure against)
 build:
-	$(GO) build -o bin/ $$($(GO) list ./functions/... | grep -v /internal/) ./cmd/kptkit
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ $$($(GO) list ./functions/... | grep -v /internal/) ./cmd/kptkit
 
 ## test: unit, golden and e2e tests with the race detector, then the tests
 ## over the real-world corpus (too slow under -race)

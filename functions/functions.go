@@ -5,10 +5,13 @@ package functions
 
 import (
 	"embed"
+	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
+	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
@@ -35,7 +38,12 @@ func Main(f krmfn.Function) {
 }
 
 // Run runs f with the given arguments and streams, in the real world's clock
-// and environment, and returns the exit code.
+// and environment, and returns the exit code. --version prints the module
+// version and VCS revision the binary was built from.
 func Run(f krmfn.Function, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if slices.Contains(args, "--version") {
+		fmt.Fprintf(stdout, "%s %s\n", f.Name, version.Get())
+		return 0
+	}
 	return krmfn.Main(f, Usage(f.Name), args, stdin, stdout, stderr, Env())
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"cmp"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -27,71 +25,42 @@ import (
 )
 
 func init() {
-	commands["catalog"] = command{
-		summary: "index catalog repositories into CatalogPackages, deployment repositories into InstalledPackages (catalog --help)",
-		run:     runCatalog,
-	}
+	catalogGroup.register()
 }
 
-const catalogUsage = `Usage:
-  kptkit catalog index --repo NAME=PATH[//DIR] [--repo ...] [-o FILE] [--previous FILE] [--repo-map URL=PATH]
-      write one CatalogPackage per package of each catalog repository (every
-      folder holding a Kptfile, named by its path below the repository's root
-      or DIR; subpackages too) for resolve-deps: the APIs it provides (CRDs,
-      APIServices) and uses (its items' kinds, its RBAC rules), its
-      dependencies (the PackageVariants it holds), its capabilities (Kptfile
-      annotations kptkit.dev/provides and kptkit.dev/requires) and its
-      parameters (Parameters items). NAME is the Porch Repository name
-      PackageVariants use. PATH is a git repository (a path, a file:// URL, or
-      a URL mapped with --repo-map): tags DIR/P/vN and DIR/P/v1.2.3 are the
-      versions of package P, and the head of main is its latestVersion when
-      P's files there are those of a version; or a folder, which holds
-      version v1 of each package. With --previous, versions whose commit (or,
-      for a folder, files) did not change are taken from that index.
-  kptkit catalog installed --repo [NAME=]PATH [--repo ...] [--cluster NAME=CLUSTER] [--catalog NAME=URL[//DIR]] [--repo-map URL=PATH] [-o FILE]
-      write one InstalledPackage per package of each deployment repository
-      (a folder, as kptkit variants render writes them) that was cloned from
-      an upstream: its Kptfile's upstreamLock says which version (a tag
-      DIR/P/vN, a commit a version tag points at, or a branch: the latest,
-      with a warning). The cluster is the repository's name unless --cluster
-      maps it; --catalog names the catalog repositories upstreams come from,
-      so that packages are named as the index names them.
-
-Flags:
-`
-
-func runCatalog(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, catalogUsage)
-		return 2
-	}
-	sub := map[string]func([]string, io.Writer, io.Writer) (int, error){"index": catalogIndex, "installed": catalogInstalled}
-	run, ok := sub[args[0]]
-	switch {
-	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
-		fmt.Fprint(stdout, catalogUsage)
-		return 0
-	case !ok:
-		fmt.Fprintf(stderr, "kptkit catalog: unknown command %q\n\n%s", args[0], catalogUsage)
-		return 2
-	}
-	code, err := run(args[1:], stdout, stderr)
-	var usage catalogUsageError
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0 // catalogFlags printed the usage
-	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "kptkit catalog %s: %v\n\n%s", args[0], err, catalogUsage)
-		return 2
-	case err != nil:
-		fmt.Fprintf(stderr, "kptkit catalog %s: %v\n", args[0], err)
-		return 1
-	}
-	return code
+var catalogGroup = &group{
+	name:    "catalog",
+	summary: "index catalog repositories into CatalogPackages, deployment repositories into InstalledPackages (catalog --help)",
+	about: `The inputs of resolve-deps, read from repositories instead of written by
+hand: the catalog's packages and their versions, and what the deployment
+repositories hold.`,
+	subs: []sub{
+		{name: "index", synopsis: "--repo NAME=PATH[//DIR] [--repo ...] [-o FILE] [--previous FILE] [--repo-map URL=PATH]",
+			help: `write one CatalogPackage per package of each catalog repository (every
+folder holding a Kptfile, named by its path below the repository's root
+or DIR; subpackages too) for resolve-deps: the APIs it provides (CRDs,
+APIServices) and uses (its items' kinds, its RBAC rules), its
+dependencies (the PackageVariants it holds), its capabilities (Kptfile
+annotations kptkit.dev/provides and kptkit.dev/requires) and its
+parameters (Parameters items). NAME is the Porch Repository name
+PackageVariants use. PATH is a git repository (a path, a file:// URL, or
+a URL mapped with --repo-map): tags DIR/P/vN and DIR/P/v1.2.3 are the
+versions of package P, and the head of main is its latestVersion when
+P's files there are those of a version; or a folder, which holds
+version v1 of each package. With --previous, versions whose commit (or,
+for a folder, files) did not change are taken from that index.`,
+			run: catalogIndex},
+		{name: "installed", synopsis: "--repo [NAME=]PATH [--repo ...] [--cluster NAME=CLUSTER] [--catalog NAME=URL[//DIR]] [--repo-map URL=PATH] [-o FILE]",
+			help: `write one InstalledPackage per package of each deployment repository
+(a folder, as kptkit variants render writes them) that was cloned from
+an upstream: its Kptfile's upstreamLock says which version (a tag
+DIR/P/vN, a commit a version tag points at, or a branch: the latest,
+with a warning). The cluster is the repository's name unless --cluster
+maps it; --catalog names the catalog repositories upstreams come from,
+so that packages are named as the index names them.`,
+			run: catalogInstalled},
+	},
 }
-
-// catalogUsageError is a mistake in the command line.
-type catalogUsageError struct{ error }
 
 // listFlag collects a flag given several times.
 type listFlag []string
@@ -99,32 +68,13 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// catalogFlags parses a subcommand's flags, which take no arguments; for
-// --help it prints the usage and the subcommand's flags.
-func catalogFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	fs.SetOutput(io.Discard)
-	if err := parseInterspersed(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, catalogUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return err
-		}
-		return catalogUsageError{err}
-	}
-	if fs.NArg() > 0 {
-		return catalogUsageError{fmt.Errorf("unexpected arguments %q", fs.Args())}
-	}
-	return nil
-}
-
 // pairs reads NAME=VALUE flags into a map.
 func pairs(flagName string, values []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, v := range values {
 		k, val, ok := strings.Cut(v, "=")
 		if !ok || k == "" || val == "" {
-			return nil, catalogUsageError{fmt.Errorf("--%s %q: want NAME=VALUE", flagName, v)}
+			return nil, usageError{fmt.Errorf("--%s %q: want NAME=VALUE", flagName, v)}
 		}
 		out[k] = val
 	}
@@ -139,7 +89,7 @@ type repoSpec struct{ name, path, dir string }
 func parseRepo(s string) (repoSpec, error) {
 	name, rest, ok := strings.Cut(s, "=")
 	if !ok || name == "" || rest == "" {
-		return repoSpec{}, catalogUsageError{fmt.Errorf("--repo %q: want NAME=PATH[//DIR]", s)}
+		return repoSpec{}, usageError{fmt.Errorf("--repo %q: want NAME=PATH[//DIR]", s)}
 	}
 	r := repoSpec{name: name, path: rest}
 	from := 0
@@ -149,33 +99,33 @@ func parseRepo(s string) (repoSpec, error) {
 	if i := strings.LastIndex(rest[from:], "//"); i >= 0 {
 		r.path, r.dir = rest[:from+i], strings.Trim(rest[from+i+2:], "/")
 		if err := kptpkg.CheckPath("--repo directory", r.dir); err != nil && r.dir != "" {
-			return repoSpec{}, catalogUsageError{err}
+			return repoSpec{}, usageError{err}
 		}
 	}
 	return r, nil
 }
 
-func catalogIndex(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+func catalogIndex(c *call, args []string) error {
+	fs := c.flags()
 	var repos, repoMap listFlag
-	fs.Var(&repos, "repo", "a catalog repository: NAME=PATH[//DIR] (repeat)")
-	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone: URL=PATH (repeat)")
-	out := fs.String("o", "", "write the index to this file (default: stdout)")
-	previous := fs.String("previous", "", "an earlier index: unchanged versions are taken from it")
-	if err := catalogFlags(fs, args, stdout); err != nil {
-		return 0, err
+	fs.Var(&repos, "repo", "a catalog repository, `NAME=PATH[//DIR]` (repeat)")
+	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
+	out := fs.String("o", "", "write the index to the file `FILE` (default: stdout)")
+	previous := fs.String("previous", "", "an earlier index, `FILE`: unchanged versions are taken from it")
+	if err := c.parse(fs, args, 0); err != nil {
+		return err
 	}
 	if len(repos) == 0 {
-		return 0, catalogUsageError{errors.New("--repo is required")}
+		return usageErrorf("--repo is required")
 	}
 	mapped, err := pairs("repo-map", repoMap)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var prev []v1alpha1.CatalogPackage
 	if *previous != "" {
 		if prev, err = readIndex(*previous); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	var (
@@ -185,16 +135,16 @@ func catalogIndex(args []string, stdout, stderr io.Writer) (int, error) {
 	for _, s := range repos {
 		spec, err := parseRepo(s)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		repo, err := openCatalog(spec, mapped)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		pkgs, more := catalog.Index(repo, prev)
 		all, rs = append(all, pkgs...), append(rs, more...)
 	}
-	return emit(all, *out, rs, stdout, stderr)
+	return emit(all, *out, rs, c.stdout, c.stderr)
 }
 
 // openCatalog reads a catalog repository: git when PATH is one (its
@@ -334,13 +284,13 @@ func encodeAll[T any](objs []T) ([]byte, error) {
 // emit writes objects as one YAML stream to file (stdout when "") and
 // the warnings and errors to stderr; the exit code is 1 when there is an
 // error.
-func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer) (int, error) {
+func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer) error {
 	b, err := encodeAll(objs)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	if err := stackWrite(file, b, stdout); err != nil {
-		return 0, err
+		return err
 	}
 	for _, r := range rs {
 		if r.Severity != result.SeverityInfo {
@@ -348,38 +298,38 @@ func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer
 		}
 	}
 	if rs.HasError() {
-		return 1, nil
+		return exitCode(1)
 	}
-	return 0, nil
+	return nil
 }
 
-func catalogInstalled(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("installed", flag.ContinueOnError)
+func catalogInstalled(c *call, args []string) error {
+	fs := c.flags()
 	var repos, clusters, catalogs, repoMap listFlag
-	fs.Var(&repos, "repo", "a deployment repository: [NAME=]PATH, a folder (repeat)")
-	fs.Var(&clusters, "cluster", "the cluster of a deployment repository: NAME=CLUSTER (repeat; default: its name)")
-	fs.Var(&catalogs, "catalog", "a catalog repository upstreams come from: NAME=URL[//DIR] (repeat)")
-	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone: URL=PATH (repeat)")
-	out := fs.String("o", "", "write the InstalledPackages to this file (default: stdout)")
-	if err := catalogFlags(fs, args, stdout); err != nil {
-		return 0, err
+	fs.Var(&repos, "repo", "a deployment repository, `[NAME=]PATH`, a folder (repeat)")
+	fs.Var(&clusters, "cluster", "the cluster of a deployment repository, `NAME=CLUSTER` (repeat; default: its name)")
+	fs.Var(&catalogs, "catalog", "a catalog repository upstreams come from, `NAME=URL[//DIR]` (repeat)")
+	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
+	out := fs.String("o", "", "write the InstalledPackages to the file `FILE` (default: stdout)")
+	if err := c.parse(fs, args, 0); err != nil {
+		return err
 	}
 	if len(repos) == 0 {
-		return 0, catalogUsageError{errors.New("--repo is required")}
+		return usageErrorf("--repo is required")
 	}
 	clusterOf, err := pairs("cluster", clusters)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	mapped, err := pairs("repo-map", repoMap)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var sources []catalog.Source
 	for _, c := range catalogs {
 		spec, err := parseRepo(c)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		sources = append(sources, catalog.Source{Name: spec.name, Repo: spec.path, Dir: spec.dir})
 	}
@@ -395,13 +345,13 @@ func catalogInstalled(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		files, err := pkgfs.Read(path)
 		if err != nil {
-			return 0, fmt.Errorf("--repo %s: %w", r, err)
+			return fmt.Errorf("--repo %s: %w", r, err)
 		}
 		cluster := cmp.Or(clusterOf[name], name)
 		pkgs, more := catalog.Installed(catalog.Deployment{Name: name, Cluster: cluster, Files: files}, sources, tags)
 		all, rs = append(all, pkgs...), append(rs, more...)
 	}
-	return emit(all, *out, rs, stdout, stderr)
+	return emit(all, *out, rs, c.stdout, c.stderr)
 }
 
 // gitTags reads (once each) the tags of the git repositories upstreams

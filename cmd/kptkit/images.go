@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,61 +19,59 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/match"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
+	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/image"
 )
 
 func init() {
-	commands["images"] = command{
-		summary: "build the functions' OCI images without Docker (images build --help)",
-		run:     runImages,
-	}
+	imagesGroup.register()
 }
 
-const imagesUsage = `Usage: kptkit images build [flags] [FUNCTION...]
-
-Builds one OCI image per function (all of them when none is named) without
+var imagesGroup = &group{
+	name:    "images",
+	summary: "build the functions' OCI images without Docker (images build --help)",
+	subs: []sub{
+		{name: "build", synopsis: "[flags] [FUNCTION...]",
+			help: `Builds one OCI image per function (all of them when none is named) without
 Docker: a static binary on an empty base, run as nonroot, with fixed
 timestamps (SOURCE_DATE_EPOCH, else 1970) so that digests are reproducible.
-Several platforms make one multi-platform index per function.
+Several platforms make one multi-platform index per function. Each image
+carries the function's metadata.yaml as OCI labels
+(org.opencontainers.image.title, description, source, licenses, version,
+revision, documentation).
 
-Flags:
-`
+The images go to an OCI image layout folder (--layout, default out/images)
+and/or a registry (--push PREFIX: PREFIX/<function>:<tag>). From a layout,
+copy them on with any OCI tool, e.g.
+  skopeo copy oci:out/images:set-package-context:TAG docker://REGISTRY/set-package-context:TAG
+  skopeo copy oci:out/images:set-package-context:TAG docker-daemon:set-package-context:TAG
+then name them in kpt: kpt fn eval PKG --image REGISTRY/set-package-context:TAG.`,
+			run: imagesBuild},
+	},
+}
 
 type imagesFlags struct {
 	platforms, tag, layoutDir, push, binDir, source string
 	insecure                                        bool
 }
 
-func runImages(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "build" {
-		fmt.Fprint(stderr, imagesUsage)
-		return 2
-	}
+func imagesBuild(c *call, args []string) error {
 	var f imagesFlags
-	fs := flag.NewFlagSet("kptkit images build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, imagesUsage); fs.PrintDefaults() }
-	fs.StringVar(&f.platforms, "platform", "linux/amd64", "comma-separated platforms to build for")
-	fs.StringVar(&f.tag, "tag", currentVersion(), "the images' tag")
-	fs.StringVar(&f.layoutDir, "layout", "", "write the images to this OCI image layout folder (default out/images unless --push)")
-	fs.StringVar(&f.push, "push", "", "push the images as <push>/<function>:<tag>, e.g. ghcr.io/me/kptkit")
-	fs.StringVar(&f.binDir, "bin", "", "use prebuilt static binaries from this folder (one platform) instead of go build")
-	fs.StringVar(&f.source, "source", ".", "the kptkit source tree to build the binaries from")
+	fs := c.flags()
+	fs.StringVar(&f.platforms, "platform", "linux/amd64", "comma-separated `PLATFORMS` to build for")
+	fs.StringVar(&f.tag, "tag", version.Get().Tag(), "the images' `TAG` (default: the version of this build)")
+	fs.StringVar(&f.layoutDir, "layout", "", "write the images to this OCI image layout `FOLDER` (default out/images unless --push)")
+	fs.StringVar(&f.push, "push", "", "push the images as `PREFIX`/<function>:<tag>, e.g. ghcr.io/me/kptkit")
+	fs.StringVar(&f.binDir, "bin", "", "use prebuilt static binaries from this `FOLDER` (one platform) instead of go build")
+	fs.StringVar(&f.source, "source", ".", "the kptkit source tree, `FOLDER`, to build the binaries from")
 	fs.BoolVar(&f.insecure, "insecure", false, "allow pushing to a plain-HTTP registry")
-	if err := parseInterspersed(fs, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if err := c.parse(fs, args, -1); err != nil {
+		return err
 	}
 	if f.layoutDir == "" && f.push == "" {
 		f.layoutDir = filepath.Join("out", "images")
 	}
-	if err := buildImages(f, fs.Args(), stdout); err != nil {
-		fmt.Fprintf(stderr, "kptkit images build: %v\n", err)
-		return 1
-	}
-	return 0
+	return buildImages(f, fs.Args(), c.stdout)
 }
 
 func buildImages(f imagesFlags, names []string, stdout io.Writer) error {

@@ -9,16 +9,13 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = ""
 
 // registry lists the functions kptkit runs, in the order help shows them.
 // Each function's file in this folder registers it.
@@ -51,13 +48,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage())
 		return 2
 	}
-	switch cmd := args[1]; cmd {
-	case "-h", "--help", "help":
+	switch cmd := args[1]; {
+	case isHelp(cmd):
+		if len(args) > 2 && !isHelp(args[2]) { // kptkit help stack
+			return run([]string{args[0], args[2], "--help"}, stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage())
 		return 0
-	case "version", "--version":
-		fmt.Fprintf(stdout, "kptkit %s\n", currentVersion())
-		return 0
+	case cmd == "version" || cmd == "--version":
+		return runVersion(args[2:], stdout, stderr)
 	default:
 		if f, ok := lookup(cmd); ok {
 			return functions.Run(f, args[2:], stdin, stdout, stderr)
@@ -65,9 +64,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if c, ok := commands[cmd]; ok {
 			return c.run(args[2:], stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "kptkit: unknown command %q\n\n%s", cmd, usage())
+		what := "command"
+		if strings.HasPrefix(cmd, "-") {
+			what = "flag"
+		}
+		fmt.Fprintf(stderr, "kptkit: unknown %s %q\nRun 'kptkit help' for usage.\n", what, cmd)
 		return 2
 	}
+}
+
+// runVersion is `kptkit version`: the module version and VCS revision.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprintf(stdout, "kptkit %s\n", currentVersion())
+		return 0
+	case isHelp(args[0]):
+		fmt.Fprint(stdout, "Usage: kptkit version\n\nprint the module version and the VCS revision kptkit was built from\n")
+		return 0
+	}
+	fmt.Fprintf(stderr, "kptkit version: unexpected argument %q: it takes none\nRun 'kptkit version --help' for usage.\n", args[0])
+	return 2
 }
 
 func lookup(name string) (krmfn.Function, bool) {
@@ -83,8 +100,11 @@ func usage() string {
 	b.WriteString(`kptkit: KRM functions for the kpt package lifecycle
 
 Usage:
-  kptkit <function> [--help]   run a function: ResourceList on stdin, ResourceList on stdout
-  kptkit version               print the version
+  kptkit <function> [--help | --version]
+                               run a function: ResourceList on stdin, ResourceList on stdout
+  kptkit <command> <subcommand> [flags] [arguments]
+  kptkit <command> --help      a command's subcommands; <subcommand> --help for its flags
+  kptkit version               print the module version and VCS revision of this build
   kptkit help                  print this help
 
 Functions:
@@ -125,12 +145,5 @@ func firstSentence(s string) string {
 	return s
 }
 
-func currentVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// currentVersion is this build's module version and VCS revision.
+func currentVersion() string { return version.Get().String() }

@@ -18,7 +18,6 @@ func TestRun(t *testing.T) {
 		{"no arguments", []string{"kptkit"}, 2, nil, "Usage:"},
 		{"help lists every function with its summary", []string{"kptkit", "help"}, 0,
 			[]string{"set-package-context    Sets and removes keys of a kpt package's context", "prepend-pipeline       Puts an owner's functions"}, ""},
-		{"version", []string{"kptkit", "version"}, 0, []string{"kptkit dev\n"}, ""},
 		{"unknown command", []string{"kptkit", "frobnicate"}, 2, nil, `unknown command "frobnicate"`},
 		{"a function's help is its README", []string{"kptkit", "set-package-context", "--help"}, 0, []string{"# set-package-context\n", "## functionConfig"}, ""},
 		{"multi-call: kptkit installed under a function's name", []string{"/usr/local/bin/prepend-pipeline", "--help"}, 0, []string{"# prepend-pipeline\n"}, ""},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,18 +33,26 @@ type stackPkg struct {
 }
 
 // stackLoad reads a package folder, or one package file, through kptpkg.
+// A folder without a Kptfile is not read: it is no package (and reading
+// it would report whatever YAML lies below it).
 func stackLoad(root string) (*stackPkg, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, err
+		return nil, pathError(root, err)
 	}
 	if !info.IsDir() {
 		b, err := os.ReadFile(root)
 		if err != nil {
-			return nil, err
+			return nil, pathError(root, err)
 		}
 		items, err := kptpkg.Items(filepath.Base(root), b)
-		return &stackPkg{items: items}, err
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", root, err)
+		}
+		return &stackPkg{items: items}, nil
+	}
+	if _, err := os.Stat(filepath.Join(root, "Kptfile")); errors.Is(err, fs.ErrNotExist) {
+		return nil, notAPackage(root)
 	}
 	files, err := pkgfs.Read(root)
 	if err != nil {
@@ -54,6 +63,23 @@ func stackLoad(root string) (*stackPkg, error) {
 		return nil, err
 	}
 	return &stackPkg{dir: root, files: files, items: items}, nil
+}
+
+// notAPackage says that a folder the user named holds no Kptfile.
+func notAPackage(dir string) error {
+	if filepath.Clean(dir) == "." {
+		return errors.New("the current folder is not a kpt package: it has no Kptfile (name the package folder)")
+	}
+	return fmt.Errorf("%s is not a kpt package: it has no Kptfile", dir)
+}
+
+// pathError names the path as the user gave it, and what went wrong.
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot read %s: %w", path, pe.Err)
+	}
+	return err
 }
 
 // list returns the package's items (copies) as a ResourceList, with cfg as
@@ -111,9 +137,9 @@ type stackApplyFlags struct {
 }
 
 func addStackApplyFlags(fs *flag.FlagSet) *stackApplyFlags {
-	f := &stackApplyFlags{stack: fs.String("stack", "", "the Stack to use (default: the package's only one)")}
-	fs.Var(&f.env, "env", "KEY=VALUE: the value of an environment reference (repeat for more)")
-	fs.Var(&f.secrets, "secret", "KEY: a secret known to be provided (repeat for more)")
+	f := &stackApplyFlags{stack: fs.String("stack", "", "the `NAME` of the Stack to use (default: the package's only one)")}
+	fs.Var(&f.env, "env", "the value of an environment reference, `KEY=VALUE` (repeat for more)")
+	fs.Var(&f.secrets, "secret", "a secret known to be provided, by its `KEY` (repeat for more)")
 	return f
 }
 
@@ -168,12 +194,13 @@ func (f *stackApplyFlags) preview(root string, stderr io.Writer) (*stack.Preview
 // stackApply applies a package folder in process (pkger's `influx apply
 // -f`): the package is read as kpt reads it, but the items need not pass
 // kpt's own checks (a metadata.name that is an environment reference).
-func stackApply(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+func stackApply(c *call, args []string) error {
+	fs := c.flags()
 	f := addStackApplyFlags(fs)
-	if err := stackFlags(fs, args, 1); err != nil {
+	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
+	stdout, stderr := c.stdout, c.stderr
 	p, rl, opts, err := f.load(stackArg(fs), false)
 	if err != nil {
 		return err
@@ -190,13 +217,14 @@ func stackApply(args []string, stdout, stderr io.Writer) error {
 
 // stackDiff is a dry run: what applying the package would change, as a
 // unified diff or (--json) pkger's diff.
-func stackDiff(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+func stackDiff(c *call, args []string) error {
+	fs := c.flags()
 	asJSON := fs.Bool("json", false, "print pkger's diff as JSON")
 	f := addStackApplyFlags(fs)
-	if err := stackFlags(fs, args, 1); err != nil {
+	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
+	stdout, stderr := c.stdout, c.stderr
 	preview, _, err := f.preview(stackArg(fs), stderr)
 	if err != nil {
 		return err
@@ -234,15 +262,16 @@ func stackSummary(f *stackApplyFlags, root string, asJSON bool, stdout, stderr i
 // stackUninstall is pkger's UninstallStack: every resource the Stack
 // tracks is removed from the record, which keeps the stack; with
 // --delete-files the files that held only tracked resources go too.
-func stackUninstall(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
+func stackUninstall(c *call, args []string) error {
+	fs := c.flags()
 	f := addStackApplyFlags(fs)
 	deleteFiles := fs.Bool("delete-files", false, "delete the files that hold only tracked resources")
-	if err := stackFlags(fs, args, 1); err != nil {
+	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
+	stdout, stderr := c.stdout, c.stderr
 	if fs.NArg() != 1 {
-		return stackUsageError{errors.New("name the package to uninstall")}
+		return usageErrorf("name the package to uninstall")
 	}
 	p, rl, opts, err := f.load(fs.Arg(0), false)
 	if err != nil {
@@ -311,7 +340,7 @@ func (e *envFlag) String() string { return "" }
 func (e *envFlag) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || k == "" {
-		return fmt.Errorf("%q: want KEY=VALUE", s)
+		return errors.New("want KEY=VALUE")
 	}
 	if *e == nil {
 		*e = envFlag{}

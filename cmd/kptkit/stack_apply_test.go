@@ -198,7 +198,7 @@ func TestStackApplyErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{"bad env", []string{"apply", "--env", "novalue", dir}, 2, `invalid value "novalue" for flag -env: "novalue": want KEY=VALUE`},
+		{"bad env", []string{"apply", "--env", "novalue", dir}, 2, `kptkit stack apply: --env: invalid value "novalue": want KEY=VALUE`},
 		{"env without summary", []string{"show", "--env", "a=b", dir}, 2, "--env and --secret go with --summary"},
 		{"summary table", []string{"show", "--summary", "--table", dir}, 2, "--summary and --table: the summary is YAML or JSON"},
 		{"uninstall without package", []string{"uninstall"}, 2, "name the package to uninstall"},

@@ -256,46 +256,51 @@ func TestStackConvert(t *testing.T) {
 	}
 }
 
+// TestStackErrors: mistakes name what the user gave (the path as given,
+// the flag, the subcommand), whole messages compared.
 func TestStackErrors(t *testing.T) {
 	t.Parallel()
 	dir := stackPackage(t)
 	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "Kptfile"), []byte("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: empty\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	usage := func(sub, msg string) string {
+		return "kptkit stack " + sub + ": " + msg + "\nRun 'kptkit stack " + sub + " --help' for usage.\n"
+	}
 	for _, tc := range []struct {
 		name   string
 		args   []string
 		code   int
 		stderr string
 	}{
-		{"no subcommand", nil, 2, "Usage:"},
-		{"unknown subcommand", []string{"frobnicate"}, 2, `kptkit stack: unknown command "frobnicate"`},
-		{"bad flag", []string{"show", "--yaml"}, 2, "flag provided but not defined: -yaml"},
-		{"two forms", []string{"show", "--json", "--table"}, 2, "--json and --table: choose one"},
-		{"too many arguments", []string{"show", dir, dir}, 2, "unexpected arguments"},
-		{"no Stack", []string{"show", empty}, 1, "kptkit stack show: the package has no Stack: apply it with apply-stack first"},
-		{"no such Stack", []string{"show", "--stack", "s2", dir}, 1, `the package has no Stack named "s2"`},
-		{"no such folder", []string{"export", filepath.Join(empty, "nope")}, 1, "no such file or directory"},
-		{"bad format", []string{"export", "--format", "toml", dir}, 2, `--format "toml": want yaml or json`},
-		{"convert needs a file", []string{"convert"}, 2, "name the package file to convert"},
-		{"convert a broken file", []string{"convert", filepath.Join(dir, "notes.txt")}, 1, `cannot read notes.txt as yaml: document 0 is the scalar "not a resource"`},
+		{"unknown subcommand", []string{"frobnicate"}, 2,
+			"kptkit stack: unknown subcommand \"frobnicate\" (the subcommands are show, apply, diff, uninstall, convert, export)\nRun 'kptkit stack --help' for usage.\n"},
+		{"bad flag", []string{"show", "--yaml"}, 2, usage("show", "unknown flag --yaml")},
+		{"two forms", []string{"show", "--json", "--table"}, 2, usage("show", "--json and --table: choose one")},
+		{"too many arguments", []string{"show", dir, "other"}, 2, usage("show", `unexpected argument "other"`)},
+		{"no Stack", []string{"show", empty}, 1, "kptkit stack show: the package has no Stack: apply it with apply-stack first\n"},
+		{"no such Stack", []string{"show", "--stack", "s2", dir}, 1, "kptkit stack show: the package has no Stack named \"s2\"\n"},
+		{"the current folder is no package", []string{"show"}, 1,
+			"kptkit stack show: the current folder is not a kpt package: it has no Kptfile (name the package folder)\n"},
+		{"a folder that is no package", []string{"show", "testdata"}, 1, "kptkit stack show: testdata is not a kpt package: it has no Kptfile\n"},
+		{"no such folder", []string{"export", "testdata/nope"}, 1, "kptkit stack export: cannot read testdata/nope: no such file or directory\n"},
+		{"bad format", []string{"export", "--format", "toml", dir}, 2, usage("export", `--format "toml": want yaml or json`)},
+		{"convert needs a file", []string{"convert"}, 2, usage("convert", "name the package file to convert")},
+		{"convert names the path given", []string{"convert", "testdata/some/dir/nope.json"}, 1,
+			"kptkit stack convert: cannot read testdata/some/dir/nope.json: no such file or directory\n"},
+		{"convert a broken file", []string{"convert", filepath.Join(dir, "notes.txt")}, 1,
+			"kptkit stack convert: cannot read " + filepath.Join(dir, "notes.txt") + ` as yaml: document 0 is the scalar "not a resource": want a resource (a mapping) or a list of them` + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, stderr, code := runStackCmd(t, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			if d := cmp.Diff(tc.stderr, stderr); d != "" {
+				t.Errorf("stderr (-want +got):\n%s", d)
 			}
 		})
-	}
-}
-
-func TestStackHelp(t *testing.T) {
-	t.Parallel()
-	out, _, code := runStackCmd(t, "--help")
-	if code != 0 || !strings.Contains(out, "kptkit stack show [--json | --table]") || out != stackUsage {
-		t.Errorf("exit %d:\n%s", code, out)
-	}
-	out, _, code = runStackCmd(t, "show", "-h")
-	if code != 0 || !strings.Contains(out, "kptkit stack export") || out != stackUsage {
-		t.Errorf("show -h: exit %d:\n%s", code, out)
 	}
 }

@@ -23,15 +23,16 @@ import (
 )
 
 func init() {
-	commands["variants"] = command{
-		summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-		run:     runVariants,
-	}
+	variantsGroup.register()
 }
 
-const variantsUsage = `Usage: kptkit variants render --variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]
+var variantsGroup = &group{
+	name:    "variants",
+	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
+	subs: []sub{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
+}
 
-Renders, without a cluster, what Porch would make of PackageVariantSets and
+const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
 PackageVariants. Each set is expanded over the cluster's objects
 (fan-out-variants); every variant's upstream package is cloned as kpt pkg get
 clones it into OUT/<downstream repo>/<downstream package>/ (or, when the
@@ -42,49 +43,28 @@ points filled from the cluster's objects, and rendered.
 Upstreams come from the cluster's Repository objects (git: a local path or
 file:// URL; remote URLs through --repo-map), or, for repositories the cluster
 does not describe, from --upstream: a folder of packages named by their path
-below it.
+below it. PackageVariantSets need --cluster: the Repositories and objects
+they expand over.
 
 Only packages a variant owns (kptkit.dev/owner on their Kptfile) are ever
 written or removed, each one whole. The status of every variant and set is
 written to OUT/variants.status.yaml (or --status).
 
 Exit status: 0 when every variant rendered, 1 when any failed (the others are
-written) or --check finds changes, 2 for bad usage.
+written) or --check finds changes, 2 for bad usage.`
 
-Flags:
-`
-
-func runVariants(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, variantsUsage)
-		return 2
+func variantsRender(call *call, args []string) error {
+	c := variantsFlags(call)
+	if err := call.parse(c.FlagSet, args, 0); err != nil {
+		return err
 	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		variantsFlags(stdout).Usage()
-		return 0
-	case "render":
-		if wantsHelp(args[1:]) {
-			variantsFlags(stdout).Usage()
-			return 0
-		}
-	default:
-		fmt.Fprintf(stderr, "kptkit variants: unknown subcommand %q (the subcommand is render)\n", args[0])
-		return 2
+	if err := c.validate(); err != nil {
+		return usageError{err}
 	}
-	fs := variantsFlags(stderr)
-	if err := parseInterspersed(fs.FlagSet, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code := c.run(call.stdout, call.stderr); code != 0 {
+		return exitCode(code)
 	}
-	if err := fs.validate(); err != nil {
-		fmt.Fprintf(stderr, "kptkit variants render: %v\n\n", err)
-		fs.Usage()
-		return 2
-	}
-	return fs.run(stdout, stderr)
+	return nil
 }
 
 // variantsCmd holds the flags of variants render.
@@ -94,24 +74,21 @@ type variantsCmd struct {
 	jobs                                                 int
 	render, prune, pruneAll, dryRun, check, asJSON       bool
 	repoMap                                              mapFlag
-	stderr                                               io.Writer
 }
 
-func variantsFlags(stderr io.Writer) *variantsCmd {
-	c := &variantsCmd{FlagSet: flag.NewFlagSet("kptkit variants render", flag.ContinueOnError), repoMap: mapFlag{}, stderr: stderr}
-	c.SetOutput(stderr)
-	c.Usage = func() { fmt.Fprint(stderr, variantsUsage); c.PrintDefaults() }
-	c.StringVar(&c.variants, "variants", "", "PackageVariantSets and PackageVariants: a YAML file or a folder of them")
-	c.StringVar(&c.cluster, "cluster", "", "the management cluster's objects (Repositories, targets, injection sources): a YAML file or a folder")
-	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, for repositories the cluster has no git location for")
-	c.StringVar(&c.out, "out", "", "the output folder: OUT/<repo>/<package>/")
-	c.StringVar(&c.status, "status", "", "where the variants' and sets' status goes (default OUT/variants.status.yaml)")
-	c.IntVar(&c.jobs, "jobs", 0, "variants rendered at once (default: the number of cores)")
+func variantsFlags(call *call) *variantsCmd {
+	c := &variantsCmd{FlagSet: call.flags(), repoMap: mapFlag{}}
+	c.StringVar(&c.variants, "variants", "", "PackageVariantSets and PackageVariants: a YAML file or a folder of them, `PATH`")
+	c.StringVar(&c.cluster, "cluster", "", "the management cluster's objects (Repositories, targets, injection sources): a YAML file or a folder, `PATH`")
+	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, `DIR`, for repositories the cluster has no git location for")
+	c.StringVar(&c.out, "out", "", "the output folder, `OUT`: OUT/<repo>/<package>/")
+	c.StringVar(&c.status, "status", "", "the `FILE` the variants' and sets' status goes to (default OUT/variants.status.yaml)")
+	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores)")
 	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes")
 	c.BoolVar(&c.prune, "prune", true, "remove (or release, by deletionPolicy) the packages this run's sets and variants no longer want")
 	c.BoolVar(&c.pruneAll, "prune-all", false, "also remove packages whose variant is not in this run (the inputs are the whole fleet)")
-	c.StringVar(&c.onConflict, "on-conflict", "error", "an update whose upstream and downstream changed one field differently: error (the variant fails) or upstream (kpt's behaviour)")
-	c.Var(c.repoMap, "repo-map", "URL=PATH: read the git repository URL from the local clone PATH (repeatable)")
+	c.StringVar(&c.onConflict, "on-conflict", "error", "`MODE` for an update whose upstream and downstream changed one field differently: error (the variant fails) or upstream (kpt's behaviour)")
+	c.Var(c.repoMap, "repo-map", "read the git repository URL from the local clone PATH, `URL=PATH` (repeatable)")
 	c.BoolVar(&c.dryRun, "dry-run", false, "write nothing; print a unified diff of what would change")
 	c.BoolVar(&c.check, "check", false, "write nothing; exit 1 when anything would change (for CI)")
 	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
@@ -120,8 +97,6 @@ func variantsFlags(stderr io.Writer) *variantsCmd {
 
 func (c *variantsCmd) validate() error {
 	switch {
-	case c.NArg() > 0:
-		return fmt.Errorf("unexpected argument %q", c.Arg(0))
 	case c.variants == "":
 		return errors.New("--variants is required")
 	case c.out == "":
@@ -143,8 +118,16 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	if c.cluster == "" && hasSets(in) {
-		fmt.Fprintln(stderr, "kptkit variants render: warning: no --cluster given: the sets have no Repositories or objects to expand over")
+	if sets := setNames(in); c.cluster == "" && len(sets) > 0 {
+		what := "PackageVariantSet " + sets[0] + " needs"
+		if len(sets) > 1 {
+			what = "PackageVariantSets " + strings.Join(sets[:len(sets)-1], ", ") + " and " + sets[len(sets)-1] + " need"
+		}
+		fmt.Fprintf(stderr, "kptkit variants render: %s --cluster: a set expands over the management cluster's "+
+			"Repositories and objects, and without them it wants no variants (and its packages would be removed); "+
+			"give --cluster a file or folder of those objects (an empty one when the sets need none)\n"+
+			"Run 'kptkit variants render --help' for usage.\n", what)
+		return 2
 	}
 	src := &upstream.Source{RepoMap: c.repoMap, FolderName: c.upstream}
 	if c.upstream != "" {
@@ -274,34 +257,23 @@ func (m mapFlag) String() string { return "" }
 func (m mapFlag) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	if !ok || k == "" || v == "" {
-		return fmt.Errorf("%q is not URL=PATH", s)
+		return errors.New("want URL=PATH")
 	}
 	m[k] = v
 	return nil
-}
-
-// wantsHelp reports whether the arguments ask for help.
-func wantsHelp(args []string) bool {
-	for _, a := range args {
-		switch a {
-		case "-h", "-help", "--help":
-			return true
-		case "--":
-			return false
-		}
-	}
-	return false
 }
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
-func hasSets(in fleet.Input) bool {
+// setNames names the PackageVariantSets of the input.
+func setNames(in fleet.Input) []string {
+	var names []string
 	for _, n := range in.Variants {
 		if n.GetKind() == porch.KindVariantSet {
-			return true
+			names = append(names, n.GetName())
 		}
 	}
-	return false
+	return names
 }

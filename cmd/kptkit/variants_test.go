@@ -474,17 +474,38 @@ func TestVariantsUsage(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{[]string{"variants", "--help"}, 0, "Usage: kptkit variants render", ""},
+		{[]string{"variants", "--help"}, 0, "Usage: kptkit variants <subcommand>", ""},
 		{[]string{"variants", "render", "--help"}, 0, "-repo-map", ""},
 		{[]string{"variants", "bogus"}, 2, "", `kptkit variants: unknown subcommand "bogus"`},
 		{[]string{"variants", "render", "--variants", "x"}, 2, "", "--out is required"},
 		{[]string{"variants", "render", "--out", "x", "--variants", "y", "--on-conflict", "ours"}, 2, "", `--on-conflict is "ours": it takes error or upstream`},
-		{[]string{"variants", "render", "--bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"variants", "render", "--bogus"}, 2, "", "kptkit variants render: unknown flag --bogus"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(append([]string{"kptkit"}, c.args...), strings.NewReader(""), &stdout, &stderr)
 		if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) {
 			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", c.args, code, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// TestVariantsSetsNeedCluster: sets without --cluster would want no
+// variants and prune their packages; the command refuses, naming them.
+func TestVariantsSetsNeedCluster(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/set.yaml": pvs("apps", "") + "---\n" + pvs("tools", "")})
+	code, stdout, stderr := kptkit(t, dir)
+	want := "kptkit variants render: PackageVariantSets apps and tools need --cluster: a set expands over the management cluster's " +
+		"Repositories and objects, and without them it wants no variants (and its packages would be removed); " +
+		"give --cluster a file or folder of those objects (an empty one when the sets need none)\n" +
+		"Run 'kptkit variants render --help' for usage.\n"
+	if code != 2 || stdout != "" {
+		t.Errorf("exit %d, stdout %q", code, stdout)
+	}
+	if d := cmp.Diff(want, stderr); d != "" {
+		t.Errorf("stderr (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "variants.status.yaml")); err == nil {
+		t.Error("a status was written")
 	}
 }

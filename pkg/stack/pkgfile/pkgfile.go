@@ -51,29 +51,40 @@ func EncodingOf(name string, data []byte) Encoding {
 }
 
 // Decode reads the package file name of fsys (Jsonnet imports are read from
-// fsys too, relative to the importing file).
-func Decode(fsys fs.FS, name string) ([]*yaml.RNode, error) {
+// fsys too, relative to the importing file). Messages call the file shown
+// (the path the user gave), or name when shown is "".
+func Decode(fsys fs.FS, name, shown string) ([]*yaml.RNode, error) {
+	if shown == "" {
+		shown = name
+	}
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("cannot read %s: no such file or directory", shown)
+		}
+		return nil, fmt.Errorf("cannot read %s: %w", shown, err)
 	}
-	return DecodeBytes(fsys, name, data)
+	return decode(fsys, name, shown, data)
 }
 
 // DecodeBytes reads a package file's content; name tells its encoding and
 // where its Jsonnet imports are.
 func DecodeBytes(fsys fs.FS, name string, data []byte) ([]*yaml.RNode, error) {
+	return decode(fsys, name, name, data)
+}
+
+func decode(fsys fs.FS, name, shown string, data []byte) ([]*yaml.RNode, error) {
 	enc := EncodingOf(name, data)
 	if enc == Jsonnet {
 		out, err := evaluate(fsys, name, data)
 		if err != nil {
-			return nil, fmt.Errorf("cannot evaluate %s: %w", name, err)
+			return nil, fmt.Errorf("cannot evaluate %s: %w", shown, err)
 		}
 		data = out
 	}
 	nodes, err := parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s as %s: %w", name, enc, err)
+		return nil, fmt.Errorf("cannot read %s as %s: %w", shown, enc, err)
 	}
 	if enc != YAML {
 		for _, n := range nodes {
@@ -188,9 +199,9 @@ func encode(enc *yaml.Encoder, n *yaml.Node) (err error) {
 }
 
 // Convert reads a package file of any of pkger's encodings and returns it
-// as package YAML.
-func Convert(fsys fs.FS, name string) ([]byte, error) {
-	nodes, err := Decode(fsys, name)
+// as package YAML; messages call the file shown (name when "").
+func Convert(fsys fs.FS, name, shown string) ([]byte, error) {
+	nodes, err := Decode(fsys, name, shown)
 	if err != nil {
 		return nil, err
 	}

@@ -57,11 +57,11 @@ func TestConvert(t *testing.T) {
 		{file: "error.jsonnet", err: "cannot evaluate error.jsonnet: RUNTIME ERROR: no package here"},
 		{file: "escape.jsonnet", err: `cannot evaluate escape.jsonnet: RUNTIME ERROR: cannot import "../secret.libsonnet": it is outside the package`},
 		{file: "missing.jsonnet", err: `cannot evaluate missing.jsonnet: RUNTIME ERROR: cannot import "nowhere.libsonnet": open nowhere.libsonnet: file does not exist`},
-		{file: "absent.yaml", err: "cannot read absent.yaml: open absent.yaml: file does not exist"},
+		{file: "absent.yaml", err: "cannot read absent.yaml: no such file or directory"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			t.Parallel()
-			got, err := pkgfile.Convert(files, tc.file)
+			got, err := pkgfile.Convert(files, tc.file, "")
 			if tc.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
 					t.Fatalf("error = %v, want one starting with %q", err, tc.err)
@@ -120,7 +120,7 @@ func TestEncodeJSON(t *testing.T) {
 // JSON written by EncodeJSON reads back as the same resources.
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel()
-	nodes, err := pkgfile.Decode(files, "array.json")
+	nodes, err := pkgfile.Decode(files, "array.json", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func FuzzDecode(f *testing.F) {
 
 func ExampleConvert() {
 	fsys := fstest.MapFS{"pkg.json": {Data: []byte(`[{"kind": "Label", "metadata": {"name": "label_1"}, "spec": {"name": "yes"}}]`)}}
-	out, err := pkgfile.Convert(fsys, "pkg.json")
+	out, err := pkgfile.Convert(fsys, "pkg.json", "")
 	if err != nil {
 		fmt.Println(err)
 	}

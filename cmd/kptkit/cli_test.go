@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kptkit/kptkit/internal/version"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/help.txt")
+
+// invocation is one command line and what it must give.
+type invocation struct {
+	args           []string
+	code           int
+	stdout, stderr string // whole outputs; "*" for any
+}
+
+func (inv invocation) check(t *testing.T) (stdout string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"kptkit"}, inv.args...), strings.NewReader(""), &out, &errb)
+	if code != inv.code {
+		t.Errorf("kptkit %s: exit %d, want %d\nstderr: %s", strings.Join(inv.args, " "), code, inv.code, errb.String())
+	}
+	if inv.stdout != "*" {
+		if d := cmp.Diff(inv.stdout, out.String()); d != "" {
+			t.Errorf("kptkit %s: stdout (-want +got):\n%s", strings.Join(inv.args, " "), d)
+		}
+	}
+	if inv.stderr != "*" {
+		if d := cmp.Diff(inv.stderr, errb.String()); d != "" {
+			t.Errorf("kptkit %s: stderr (-want +got):\n%s", strings.Join(inv.args, " "), d)
+		}
+	}
+	return out.String()
+}
+
+// TestOneVoice runs every command and subcommand with --help, an unknown
+// subcommand and an unknown flag: help exits 0 with the usage and the flags
+// on stdout, mistakes exit 2 naming what was wrong. The help texts are
+// compared whole with testdata/help.txt (go test -update rewrites it).
+func TestOneVoice(t *testing.T) {
+	var help strings.Builder
+	record := func(args []string, out string) {
+		fmt.Fprintf(&help, "$ kptkit %s\n%s\n", strings.Join(args, " "), out)
+	}
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
+		out := invocation{args: args, stdout: "*", stderr: ""}.check(t)
+		if args[0] == "help" {
+			record(args, out)
+		} else if out != usage() {
+			t.Errorf("kptkit %s differs from kptkit help", args[0])
+		}
+	}
+	invocation{args: nil, code: 2, stderr: usage()}.check(t)
+	invocation{args: []string{"frobnicate"}, code: 2, stdout: "", stderr: "kptkit: unknown command \"frobnicate\"\nRun 'kptkit help' for usage.\n"}.check(t)
+	invocation{args: []string{"--frobnicate"}, code: 2, stdout: "", stderr: "kptkit: unknown flag \"--frobnicate\"\nRun 'kptkit help' for usage.\n"}.check(t)
+	record([]string{"version", "--help"}, invocation{args: []string{"version", "--help"}, stdout: "*", stderr: ""}.check(t))
+	invocation{args: []string{"version", "now"}, code: 2, stdout: "", stderr: "kptkit version: unexpected argument \"now\": it takes none\nRun 'kptkit version --help' for usage.\n"}.check(t)
+	invocation{args: []string{"version"}, stdout: "kptkit " + currentVersion() + "\n", stderr: ""}.check(t)
+
+	for _, f := range registry {
+		invocation{args: []string{f.Name, "--help"}, stdout: "*", stderr: ""}.check(t)
+		invocation{args: []string{f.Name, "--version"}, stdout: f.Name + " " + currentVersion() + "\n", stderr: ""}.check(t)
+		invocation{args: []string{f.Name, "--frobnicate"}, code: 2, stdout: "",
+			stderr: f.Name + ": unexpected argument \"--frobnicate\": the function reads a ResourceList on stdin (see --help)\n"}.check(t)
+	}
+
+	for _, g := range groups {
+		path := "kptkit " + g.name
+		out := invocation{args: []string{g.name, "--help"}, stdout: "*", stderr: ""}.check(t)
+		record([]string{g.name, "--help"}, out)
+		for _, s := range g.subs {
+			if !strings.Contains(out, "\n  "+s.name+" ") {
+				t.Errorf("%s --help does not list %s:\n%s", path, s.name, out)
+			}
+		}
+		invocation{args: []string{g.name, "help"}, stdout: out, stderr: ""}.check(t)
+		invocation{args: []string{g.name}, code: 2, stdout: "", stderr: out}.check(t)
+		invocation{args: []string{g.name, "frobnicate"}, code: 2, stdout: "",
+			stderr: fmt.Sprintf("%s: unknown subcommand \"frobnicate\" (the subcommands are %s)\nRun '%s --help' for usage.\n", path, g.names(), path)}.check(t)
+		invocation{args: []string{g.name, "--frobnicate"}, code: 2, stdout: "",
+			stderr: fmt.Sprintf("%s: unknown flag \"--frobnicate\" (the subcommands are %s)\nRun '%s --help' for usage.\n", path, g.names(), path)}.check(t)
+		for _, s := range g.subs {
+			args := []string{g.name, s.name, "--help"}
+			out := invocation{args: args, stdout: "*", stderr: ""}.check(t)
+			record(args, out)
+			if !strings.HasPrefix(out, "Usage: "+path+" "+s.name+" ") || !strings.Contains(out, "\nFlags:\n  -") {
+				t.Errorf("%s %s --help prints no usage with flags:\n%s", path, s.name, out)
+			}
+			invocation{args: []string{g.name, s.name, "-h"}, stdout: out, stderr: ""}.check(t)
+			invocation{args: []string{g.name, "help", s.name}, stdout: out, stderr: ""}.check(t)
+			invocation{args: []string{"help", g.name}, stdout: "*", stderr: ""}.check(t)
+			invocation{args: []string{g.name, s.name, "--frobnicate"}, code: 2, stdout: "",
+				stderr: fmt.Sprintf("%s %s: unknown flag --frobnicate\nRun '%s %s --help' for usage.\n", path, s.name, path, s.name)}.check(t)
+		}
+	}
+
+	// Commands that are not groups (kptkit render) keep the same promises.
+	for _, name := range slices.Sorted(maps.Keys(commands)) {
+		if slices.ContainsFunc(groups, func(g *group) bool { return g.name == name }) {
+			continue
+		}
+		out := invocation{args: []string{name, "--help"}, stdout: "*", stderr: ""}.check(t)
+		record([]string{name, "--help"}, out)
+		if !strings.HasPrefix(out, "Usage: kptkit "+name) || !strings.Contains(out, "\nFlags:\n  -") {
+			t.Errorf("kptkit %s --help prints no usage with flags:\n%s", name, out)
+		}
+		invocation{args: []string{name, "--frobnicate"}, code: 2, stdout: "",
+			stderr: fmt.Sprintf("kptkit %s: unknown flag --frobnicate\nRun 'kptkit %s --help' for usage.\n", name, name)}.check(t)
+	}
+
+	golden := filepath.Join("testdata", "help.txt")
+	got := strings.ReplaceAll(help.String(), currentVersion(), "VERSION")
+	got = strings.ReplaceAll(got, "(default "+version.Get().Tag()+")", "(default TAG)")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd/kptkit -run TestOneVoice -update writes it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s (-want +got):\n%s", golden, d)
+	}
+}
+
+// TestFlagErrors: the flag package's messages, reworded with the flags
+// written as the usage writes them.
+func TestFlagErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nope"}, "unknown flag --nope"},
+		{[]string{"-x"}, "unknown flag -x"},
+		{[]string{"--jobs", "many"}, `--jobs: invalid value "many": parse error`},
+		{[]string{"--render=maybe"}, `--render: invalid boolean value "maybe": parse error`},
+		{[]string{"--out"}, "flag --out needs a value"},
+		{[]string{"-o"}, "flag -o needs a value"},
+	} {
+		fs := flag.NewFlagSet("test", flag.ContinueOnError)
+		fs.SetOutput(new(bytes.Buffer))
+		fs.Int("jobs", 0, "")
+		fs.Bool("render", true, "")
+		fs.String("out", "", "")
+		fs.String("o", "", "")
+		err := parseInterspersed(fs, tc.args)
+		if err == nil {
+			t.Errorf("%v: no error", tc.args)
+			continue
+		}
+		if got := flagError(err).Error(); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
