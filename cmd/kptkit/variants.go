@@ -29,7 +29,7 @@ func init() {
 var variantsGroup = &group{
 	name:    "variants",
 	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-	subs: []sub{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
+	subs:    []sub{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
 }
 
 const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
