@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
@@ -34,7 +35,10 @@ func DiscoveredRoots(rl *resourcelist.ResourceList, cat *Catalog, ch Chooser, op
 	opts.Skip = ownOutput
 	needs, rs := discover.Find(rl, opts)
 	index := IndexProviders(cat)
-	var roots []Root
+	var (
+		roots []Root
+		none  unprovided
+	)
 	at := map[[2]string]int{} // what needs it, provider → its root
 	for _, alts := range groupAlternatives(needs) {
 		n := alts[0]
@@ -46,7 +50,7 @@ func DiscoveredRoots(rl *resourcelist.ResourceList, cat *Catalog, ch Chooser, op
 			}
 		}
 		if len(found) == 0 {
-			rs = append(rs, n.Header.Attach(result.Warningf("%s: %s uses %s, which no catalog package provides", n.Header.Where(), n.By(), apisText(alts)).WithField(n.Field)))
+			none.add(alts)
 			continue
 		}
 		pick, why := ch.Choose(n.API.Group, found)
@@ -63,7 +67,72 @@ func DiscoveredRoots(rl *resourcelist.ResourceList, cat *Catalog, ch Chooser, op
 		h := n.Header
 		roots = append(roots, Root{Package: pick, By: n.By(), APIs: []discover.API{n.API}, Header: &h})
 	}
-	return roots, rs
+	return roots, append(rs, none.warnings()...)
+}
+
+// unprovided collects the APIs no catalog package provides, by what uses
+// them (an item, or one of its RBAC rules), in order.
+type unprovided struct {
+	by   []string
+	uses map[string][][]discover.Need
+}
+
+func (u *unprovided) add(alts []discover.Need) {
+	by := alts[0].By()
+	if u.uses == nil {
+		u.uses = map[string][][]discover.Need{}
+	}
+	if _, ok := u.uses[by]; !ok {
+		u.by = append(u.by, by)
+	}
+	u.uses[by] = append(u.uses[by], alts)
+}
+
+// warnings are one per item or rule. kpt prints a result's resource and
+// field before its message, so the message says what is used and where
+// the item's file is, without naming the item again.
+func (u *unprovided) warnings() []result.Result {
+	var rs []result.Result
+	for _, by := range u.by {
+		uses := u.uses[by]
+		n := uses[0][0]
+		msg := "uses " + usesText(uses) + ", which no catalog package provides"
+		if n.Header.Path != "" {
+			msg += " (in " + n.Header.Path + ")"
+		}
+		rs = append(rs, n.Header.Attach(result.Warningf("%s", msg).WithField(n.Field)))
+	}
+	return rs
+}
+
+// usesText names the APIs: `resources "a", "b" and "c" of group g` when
+// they are resources of one group, else each (alternatives joined by
+// "or"), joined by "and".
+func usesText(uses [][]discover.Need) string {
+	group, resources := uses[0][0].API.Group, []string{}
+	for _, alts := range uses {
+		if len(alts) != 1 || alts[0].API.Kind != "" || alts[0].API.Group != group {
+			resources = nil
+			break
+		}
+		resources = append(resources, strconv.Quote(alts[0].API.Resource))
+	}
+	if len(resources) > 1 {
+		return "resources " + andList(resources) + " of group " + group
+	}
+	parts := make([]string, len(uses))
+	for i, alts := range uses {
+		parts[i] = apisText(alts)
+	}
+	return andList(parts)
+}
+
+// andList joins words as a sentence does: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // groupAlternatives puts the needs that are alternatives of one another

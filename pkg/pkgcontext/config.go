@@ -70,8 +70,11 @@ func EditFrom(c *krmfn.Config) (Edit, []result.Result) {
 		e = Edit{Data: cm.Data}
 		errs = v1alpha1.ValidateContextKeys(cm.Data, nil, "data", "")
 	}
+	// Kubernetes' texts lead with the field (`data: Invalid value: ...`),
+	// and kpt prints a result's field before its message: the field stays
+	// in the message alone, or kpt would show `data: data: Invalid value`.
 	for _, err := range errs {
-		rs = append(rs, c.Errorf(err.Path, "%s", err))
+		rs = append(rs, c.Errorf("", "%s", err))
 	}
 	return e, rs
 }

@@ -95,9 +95,15 @@ func (r Result) WithRef(ref ResourceRef) Result {
 	return r
 }
 
-// String renders the result for people: `error: <message> (field <path>, file <path>)`.
+// String renders the result for people: `error: <message> (<Kind>/<name>,
+// field <path>, file <path>)`, each where-part only when the message does
+// not say it already (kpt prints the resource and field before a message;
+// some messages leave them to it).
 func (r Result) String() string {
 	var where []string
+	if ref := r.ResourceRef; ref != nil && ref.Kind != "" && ref.Name != "" && !strings.Contains(r.Message, ref.Kind+"/") {
+		where = append(where, ref.Kind+"/"+ref.Name)
+	}
 	if r.Field != nil && r.Field.Path != "" && !strings.Contains(r.Message, r.Field.Path) {
 		where = append(where, "field "+r.Field.Path)
 	}

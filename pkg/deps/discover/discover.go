@@ -140,7 +140,7 @@ func rules(it *resourcelist.Item, accounted func(API) bool) ([]Need, []result.Re
 		var groups []string
 		for _, g := range r.APIGroups {
 			if g == "*" {
-				warns = append(warns, it.Warningf(field+".apiGroups", "%s: %s %s: apiGroups \"*\" names every API group: the packages it needs cannot be told, so it is not used for discovery", h.Where(), h, field))
+				warns = append(warns, it.Warningf(field+".apiGroups", "\"*\" names every API group: the packages the rule needs cannot be told, so it is not used for discovery%s", in(h)))
 				continue
 			}
 			groups = append(groups, g)
@@ -152,7 +152,7 @@ func rules(it *resourcelist.Item, accounted func(API) bool) ([]Need, []result.Re
 			case res == "*":
 				for _, g := range groups {
 					if !accounted(API{Group: g, Resource: "*"}) {
-						warns = append(warns, it.Warningf(field+".resources", "%s: %s %s: resources \"*\" of group %q names every resource: the packages it needs cannot be told, so it is not used for discovery", h.Where(), h, field, g))
+						warns = append(warns, it.Warningf(field+".resources", "\"*\" names every resource of group %q: the packages the rule needs cannot be told, so it is not used for discovery%s", g, in(h)))
 					}
 				}
 			default:
@@ -161,6 +161,15 @@ func rules(it *resourcelist.Item, accounted func(API) bool) ([]Need, []result.Re
 		}
 	}
 	return needs, warns
+}
+
+// in names an item's file at the end of a warning: kpt prints the item and
+// the field before the message (and never the file).
+func in(h resourcelist.Header) string {
+	if h.Path == "" {
+		return ""
+	}
+	return " (in " + h.Path + ")"
 }
 
 // alternatives are the needs of one resource of a rule, one per group,

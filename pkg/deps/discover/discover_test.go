@@ -88,8 +88,8 @@ func TestFind(t *testing.T) {
 			`ClusterRole/operator rules[3]: resource "networkinstances" of group ipam.resource.nephio.org`,
 		},
 		warns: []string{
-			`warning: item 10: ClusterRole/operator rules[2]: apiGroups "*" names every API group: the packages it needs cannot be told, so it is not used for discovery`,
-			`warning: item 10: ClusterRole/operator rules[3]: resources "*" of group "ipam.resource.nephio.org" names every resource: the packages it needs cannot be told, so it is not used for discovery`,
+			`warning: "*" names every API group: the packages the rule needs cannot be told, so it is not used for discovery (ClusterRole/operator, field rules[2].apiGroups)`,
+			`warning: "*" names every resource of group "ipam.resource.nephio.org": the packages the rule needs cannot be told, so it is not used for discovery (ClusterRole/operator, field rules[3].resources)`,
 			"warning: item 11: Role/web/broken: cannot read its rules for discovery: rules: must be a list, not a mapping",
 		},
 	}, {
@@ -120,7 +120,7 @@ func TestFind(t *testing.T) {
 				gotNeeds = append(gotNeeds, s)
 			}
 			for _, r := range rs {
-				gotWarns = append(gotWarns, string(r.Severity)+": "+r.Message)
+				gotWarns = append(gotWarns, r.String())
 			}
 			if diff := cmp.Diff(tt.needs, gotNeeds); diff != "" {
 				t.Errorf("needs (-want +got):\n%s", diff)
