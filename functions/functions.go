@@ -15,16 +15,23 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
-//go:embed */README.md
-var readmes embed.FS
+//go:embed */README.md */metadata.yaml
+var files embed.FS
 
 // Usage returns the --help text of the named function: its README.
 func Usage(name string) string {
-	b, err := readmes.ReadFile(name + "/README.md")
+	b, err := files.ReadFile(name + "/README.md")
 	if err != nil {
 		return name + ": a kptkit KRM function (no README found)\n"
 	}
 	return krmfn.Usage(b)
+}
+
+// Metadata returns the named function's metadata.yaml (the kpt function
+// catalog's format; image.ParseMetadata reads it), nil when it has none.
+func Metadata(name string) []byte {
+	b, _ := files.ReadFile(name + "/metadata.yaml")
+	return b
 }
 
 // Env is the real world: the wall clock and the process environment.

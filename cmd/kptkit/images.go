@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/match"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 
+	"github.com/kptkit/kptkit/functions"
 	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/image"
 )
@@ -108,6 +109,10 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 	for _, fn := range names {
+		meta, err := image.ParseMetadata(functions.Metadata(fn))
+		if err != nil {
+			return fmt.Errorf("functions/%s/metadata.yaml: %w", fn, err)
+		}
 		var imgs []v1.Image
 		for _, p := range platforms {
 			bin, err := binary(f, tmp, fn, p)
@@ -115,7 +120,7 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 				return err
 			}
 			img, err := image.Build(image.Spec{Function: fn, Binary: bin, Platform: p, Created: created,
-				Version: f.tag, Source: "https://github.com/kptkit/kptkit"})
+				Version: f.tag, Revision: version.Get().Revision, Source: "https://github.com/kptkit/kptkit", Metadata: meta})
 			if err != nil {
 				return err
 			}

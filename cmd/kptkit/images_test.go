@@ -10,12 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-containerregistry/pkg/name"
 	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
+
+	"github.com/kptkit/kptkit/internal/version"
 )
 
 func fakeBinaries(t *testing.T) string {
@@ -71,6 +74,22 @@ func TestImagesPushToRegistry(t *testing.T) {
 	}
 	if got := strings.Join(cf.Config.Entrypoint, " "); got != "/usr/local/bin/function" {
 		t.Errorf("entrypoint %q", got)
+	}
+	wantLabels := map[string]string{ // from functions/set-package-context/metadata.yaml
+		"org.opencontainers.image.title":         "set-package-context",
+		"org.opencontainers.image.description":   "Sets and removes keys of a kpt package's context (package-context.yaml), as Porch does for a PackageVariant's spec.packageContext.",
+		"org.opencontainers.image.url":           "https://github.com/kptkit/kptkit/tree/main/functions/set-package-context",
+		"org.opencontainers.image.documentation": "https://github.com/kptkit/kptkit/tree/main/functions/set-package-context",
+		"org.opencontainers.image.licenses":      "Apache-2.0",
+		"org.opencontainers.image.source":        "https://github.com/kptkit/kptkit",
+		"org.opencontainers.image.version":       "v1",
+		"dev.kpt.fn.exec":                        "/usr/local/bin/function",
+	}
+	if rev := version.Get().Revision; rev != "" {
+		wantLabels["org.opencontainers.image.revision"] = rev
+	}
+	if d := cmp.Diff(wantLabels, cf.Config.Labels); d != "" {
+		t.Errorf("labels (-want +got):\n%s", d)
 	}
 	if !bytes.Contains(readAll(t, img), []byte("binary of set-package-context")) {
 		t.Error("the image does not hold the binary")

@@ -34,9 +34,12 @@ type Spec struct {
 	Platform v1.Platform
 	// Created is the image's creation time; a fixed one keeps digests stable.
 	Created time.Time
-	// Version and Source fill the OCI labels.
-	Version string
-	Source  string
+	// Version, Revision and Source (the repository's URL) fill the OCI
+	// labels, with the function's Metadata.
+	Version  string
+	Revision string
+	Source   string
+	Metadata Metadata
 }
 
 // Build returns the image: one layer holding the binary, run as nonroot.
@@ -86,17 +89,29 @@ func Index(imgs ...v1.Image) (v1.ImageIndex, error) {
 	return idx, nil
 }
 
+// labels are the OCI annotations' names for what the image is: its
+// metadata.yaml (description, the function's page, license), the
+// repository, version and revision it was built from; and kpt's
+// dev.kpt.fn.exec, the binary's path.
 func labels(s Spec) map[string]string {
 	l := map[string]string{
 		"org.opencontainers.image.title":       s.Function,
 		"org.opencontainers.image.description": "kptkit KRM function " + s.Function,
 		"dev.kpt.fn.exec":                      EntryPoint,
 	}
-	if s.Version != "" {
-		l["org.opencontainers.image.version"] = s.Version
-	}
-	if s.Source != "" {
-		l["org.opencontainers.image.source"] = s.Source
+	m := s.Metadata
+	for k, v := range map[string]string{
+		"description":   m.Description,
+		"url":           m.SourceURL,
+		"documentation": m.SourceURL,
+		"licenses":      m.License,
+		"version":       s.Version,
+		"revision":      s.Revision,
+		"source":        s.Source,
+	} {
+		if v != "" {
+			l["org.opencontainers.image."+k] = v
+		}
 	}
 	return l
 }

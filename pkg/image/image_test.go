@@ -3,6 +3,7 @@ package image_test
 import (
 	"archive/tar"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +126,46 @@ func TestBuildRefusesEmpty(t *testing.T) {
 	t.Parallel()
 	if _, err := image.Build(image.Spec{Function: "x"}); err == nil {
 		t.Error("Build without a binary succeeded")
+	}
+}
+
+func TestParseMetadata(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in string
+		want     image.Metadata
+		err      string
+	}{
+		{name: "the catalog's fields", in: `image: ghcr.io/kptkit/set-package-context
+description: Sets keys.
+tags: [mutator, porch]
+sourceURL: https://github.com/kptkit/kptkit/tree/main/functions/set-package-context
+examplePackageURLs: [https://github.com/kptkit/kptkit/tree/main/examples/set-package-context-eval]
+emails: [team@example.com]
+license: Apache-2.0
+`, want: image.Metadata{Image: "ghcr.io/kptkit/set-package-context", Description: "Sets keys.", Tags: []string{"mutator", "porch"},
+			SourceURL:          "https://github.com/kptkit/kptkit/tree/main/functions/set-package-context",
+			ExamplePackageURLs: []string{"https://github.com/kptkit/kptkit/tree/main/examples/set-package-context-eval"},
+			Emails:             []string{"team@example.com"}, License: "Apache-2.0"}},
+		{name: "missing and unknown fields", in: "image: x\ndescrption: typo\n",
+			err: `description: required; descrption: unknown field "descrption" (did you mean "description"?); license: required; sourceURL: required; tags: required`},
+		{name: "not YAML", in: "image: [\n", err: "cannot parse: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := image.ParseMetadata([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
 	}
 }
