@@ -12,10 +12,13 @@ import (
 // SetPackageContext sets and removes keys of the package context ConfigMap
 // (kptfile.kpt.dev in package-context.yaml).
 type SetPackageContext struct {
-	TypeMeta   `yaml:",inline"`
-	Metadata   ObjectMeta        `yaml:"metadata,omitempty"`
-	Data       map[string]string `yaml:"data,omitempty"`
-	RemoveKeys []string          `yaml:"removeKeys,omitempty"`
+	TypeMeta `yaml:",inline"`
+	Metadata ObjectMeta `yaml:"metadata,omitempty"`
+	// Data are the keys to set and their values: ConfigMap keys
+	// ([-._a-zA-Z0-9]+), not the reserved name and package-path.
+	Data map[string]string `yaml:"data,omitempty"`
+	// RemoveKeys are the keys to remove (removal wins over Data).
+	RemoveKeys []string `yaml:"removeKeys,omitempty"`
 	// Create makes the function create the ConfigMap when the package has none.
 	Create bool `yaml:"create,omitempty"`
 }
