@@ -21,7 +21,7 @@ show() { # show <title> <example>: run the example's command and print the chang
 fleet=examples/fan-out-variants-fleet
 printf '\n== A fleet: two PackageVariantSets over three WorkloadClusters  (%s)\n' "$fleet"
 bin/kptkit variants render --variants $fleet/variants --cluster $fleet/cluster \
-  --upstream $fleet/upstream --out "$out/fleet" | sed 's/^/   /'
+  --upstream $fleet/upstream --out "$out/fleet" --render=false | sed 's/^/   /'
 printf '\n   what the edge01 variant of argo-cd-app changed in its upstream:\n'
 git --no-pager diff --no-index --color=auto "$fleet/upstream/argo-cd-app" "$out/fleet/edge01/argo-cd-edge01" \
   | sed -e "s#a/$fleet/upstream/argo-cd-app/#a/#g" -e "s#b$out/fleet/edge01/argo-cd-edge01/#b/#g" \

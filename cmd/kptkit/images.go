@@ -54,6 +54,7 @@ then name them in kpt: kpt fn eval PKG --image REGISTRY/set-package-context:TAG.
 type imagesFlags struct {
 	platforms, tag, layoutDir, push, binDir, source string
 	insecure                                        bool
+	revision                                        string // of the source tree, stamped and labelled
 }
 
 func imagesBuild(c *call, args []string) error {
@@ -72,7 +73,19 @@ func imagesBuild(c *call, args []string) error {
 	if f.layoutDir == "" && f.push == "" {
 		f.layoutDir = filepath.Join("out", "images")
 	}
+	f.revision = sourceRevision(f)
 	return buildImages(f, fs.Args(), c.stdout)
+}
+
+// sourceRevision is the git commit of the tree the binaries are built
+// from; for prebuilt binaries (--bin) or outside git, this build's.
+func sourceRevision(f imagesFlags) string {
+	if f.binDir == "" {
+		if out, err := exec.Command("git", "-C", f.source, "rev-parse", "HEAD").Output(); err == nil {
+			return strings.TrimSpace(string(out))
+		}
+	}
+	return version.Get().Revision
 }
 
 func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
@@ -120,7 +133,7 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 				return err
 			}
 			img, err := image.Build(image.Spec{Function: fn, Binary: bin, Platform: p, Created: created,
-				Version: f.tag, Revision: version.Get().Revision, Source: "https://github.com/kptkit/kptkit", Metadata: meta})
+				Version: f.tag, Revision: f.revision, Source: "https://github.com/kptkit/kptkit", Metadata: meta})
 			if err != nil {
 				return err
 			}
@@ -177,7 +190,9 @@ func binary(f imagesFlags, tmp, fn string, p v1.Platform) ([]byte, error) {
 		return os.ReadFile(filepath.Join(f.binDir, fn))
 	}
 	out := filepath.Join(tmp, fn+"-"+p.OS+"-"+p.Architecture)
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./functions/"+fn)
+	ldflags := "-s -w -X github.com/kptkit/kptkit/internal/version.version=" + f.tag +
+		" -X github.com/kptkit/kptkit/internal/version.revision=" + f.revision
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, "./functions/"+fn)
 	cmd.Dir = f.source
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Architecture)
 	if p.Variant != "" && p.Architecture == "arm" {

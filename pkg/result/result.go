@@ -30,31 +30,31 @@ func (s Severity) rank() int {
 
 // ResourceRef names the item a result is about.
 type ResourceRef struct {
-	APIVersion string `yaml:"apiVersion,omitempty"`
-	Kind       string `yaml:"kind,omitempty"`
-	Name       string `yaml:"name,omitempty"`
-	Namespace  string `yaml:"namespace,omitempty"`
+	APIVersion string `yaml:"apiVersion,omitempty" json:"apiVersion,omitempty"`
+	Kind       string `yaml:"kind,omitempty" json:"kind,omitempty"`
+	Name       string `yaml:"name,omitempty" json:"name,omitempty"`
+	Namespace  string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
 }
 
 // Field names the field of the item (or of the functionConfig) a result is about.
 type Field struct {
-	Path string `yaml:"path,omitempty"`
+	Path string `yaml:"path,omitempty" json:"path,omitempty"`
 }
 
 // File names the file, and the document within it, a result is about.
 type File struct {
-	Path  string `yaml:"path,omitempty"`
-	Index int    `yaml:"index,omitempty"`
+	Path  string `yaml:"path,omitempty" json:"path,omitempty"`
+	Index int    `yaml:"index,omitempty" json:"index,omitempty"`
 }
 
 // Result is one entry of a ResourceList's results, as the KRM Functions
-// Specification defines it.
+// Specification defines it (the same field names in YAML and JSON).
 type Result struct {
-	Message     string       `yaml:"message"`
-	Severity    Severity     `yaml:"severity"`
-	ResourceRef *ResourceRef `yaml:"resourceRef,omitempty"`
-	Field       *Field       `yaml:"field,omitempty"`
-	File        *File        `yaml:"file,omitempty"`
+	Message     string       `yaml:"message" json:"message"`
+	Severity    Severity     `yaml:"severity" json:"severity"`
+	ResourceRef *ResourceRef `yaml:"resourceRef,omitempty" json:"resourceRef,omitempty"`
+	Field       *Field       `yaml:"field,omitempty" json:"field,omitempty"`
+	File        *File        `yaml:"file,omitempty" json:"file,omitempty"`
 }
 
 // New returns a result with the given severity and a formatted message.
