@@ -58,9 +58,11 @@ fuzz:
 	  done; \
 	done
 
-## golden: rewrite the expected outputs of golden tests and examples
+## golden: rewrite the expected outputs of golden tests and examples, the
+## kinds' JSON Schemas (schemas/) and the CLI's help texts
 golden: tools
-	$(GO) test ./pkg/... ./examples/... -run 'Golden|Examples' -update
+	$(GO) test ./pkg/... ./examples/... -run 'Golden|Examples|Schemas' -update
+	$(GO) test ./cmd/kptkit -run OneVoice -update
 
 ## demo: render example packages with kpt and show what changed
 demo: build tools
