@@ -18,6 +18,7 @@ import (
 	"github.com/kptkit/kptkit/internal/fleetio"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/internal/upstream"
+	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
 )
@@ -149,7 +150,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	opts := fleet.Options{
 		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
 		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
-		Salt: "kptkit " + currentVersion(),
+		Salt: "kptkit " + version.Get().Version,
 	}
 	if c.render {
 		if opts.Render, err = newFleetRenderer(); err != nil {
