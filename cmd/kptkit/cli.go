@@ -87,6 +87,16 @@ func (g *group) run(args []string, stdout, stderr io.Writer) int {
 	return c.exit(s.run(c, args[1:]))
 }
 
+// single runs a command without subcommands (kptkit version, kptkit
+// render) in the groups' voice: run defines its flags on c.flags() and
+// calls c.parse first.
+func single(path, usage string, run func(c *call, args []string) error) func([]string, io.Writer, io.Writer) int {
+	return func(args []string, stdout, stderr io.Writer) int {
+		c := &call{path: path, usage: usage, stdout: stdout, stderr: stderr}
+		return c.exit(run(c, args))
+	}
+}
+
 // exit turns a subcommand's error into its exit code, printing it.
 func (c *call) exit(err error) int {
 	var (

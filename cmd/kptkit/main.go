@@ -74,18 +74,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // runVersion is `kptkit version`: the module version and VCS revision.
-func runVersion(args []string, stdout, stderr io.Writer) int {
-	switch {
-	case len(args) == 0:
-		fmt.Fprintf(stdout, "kptkit %s\n", currentVersion())
-		return 0
-	case isHelp(args[0]):
-		fmt.Fprint(stdout, "Usage: kptkit version\n\nprint the module version and the VCS revision kptkit was built from\n")
-		return 0
-	}
-	fmt.Fprintf(stderr, "kptkit version: unexpected argument %q: it takes none\nRun 'kptkit version --help' for usage.\n", args[0])
-	return 2
-}
+var runVersion = single("kptkit version", "Usage: kptkit version\n\nprint the module version and the VCS revision kptkit was built from\n",
+	func(c *call, args []string) error {
+		if err := c.parse(c.flags(), args, 0); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "kptkit %s\n", currentVersion())
+		return nil
+	})
 
 func lookup(name string) (krmfn.Function, bool) {
 	i := slices.IndexFunc(registry, func(f krmfn.Function) bool { return f.Name == name })
