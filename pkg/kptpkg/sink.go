@@ -25,11 +25,21 @@ import (
 // gone is gone. An item whose path is missing or leaves the package is an
 // error.
 func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
-	after, err := group(items)
+	return sink(items, before, original, false)
+}
+
+// SinkAll is Sink keeping in-cluster items too: `kpt fn render` writes
+// every item back to its file.
+func SinkAll(items, before []*yaml.RNode, original Files) (Files, error) {
+	return sink(items, before, original, true)
+}
+
+func sink(items, before []*yaml.RNode, original Files, inCluster bool) (Files, error) {
+	after, err := group(items, inCluster)
 	if err != nil {
 		return nil, err
 	}
-	was, err := group(before)
+	was, err := group(before, inCluster)
 	if err != nil {
 		return nil, fmt.Errorf("the items read before: %w", err)
 	}
@@ -54,8 +64,9 @@ func Sink(items, before []*yaml.RNode, original Files) (Files, error) {
 	return files, nil
 }
 
-// group sorts a package's items into files, each in index order.
-func group(items []*yaml.RNode) (map[string][]*yaml.RNode, error) {
+// group sorts a package's items into files, each in index order
+// (in-cluster items left out unless inCluster).
+func group(items []*yaml.RNode, inCluster bool) (map[string][]*yaml.RNode, error) {
 	type placed struct {
 		n     *yaml.RNode
 		index int
@@ -63,7 +74,7 @@ func group(items []*yaml.RNode) (map[string][]*yaml.RNode, error) {
 	byFile := map[string][]placed{}
 	for _, n := range items {
 		a := annotations(n.YNode())
-		if a[v1alpha1.AnnotationInCluster] == "true" {
+		if !inCluster && a[v1alpha1.AnnotationInCluster] == "true" {
 			continue
 		}
 		p := a[kptfile.AnnotationInternalPath]

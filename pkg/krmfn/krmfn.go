@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -106,12 +107,20 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 		return 0
 	}
 	// kustomize shows stderr, not results: say there what went wrong.
+	io.WriteString(stderr, Stderr(f, results))
+	return 1
+}
+
+// Stderr is what a function's binary writes on stderr for its results: a
+// line for each error.
+func Stderr(f Function, results result.List) string {
+	var b strings.Builder
 	for _, r := range results {
 		if r.Severity == result.SeverityError {
-			fmt.Fprintf(stderr, "%s: %s\n", f.Name, r.String())
+			fmt.Fprintf(&b, "%s: %s\n", f.Name, r.String())
 		}
 	}
-	return 1
+	return b.String()
 }
 
 // write streams the output to w: the items nobody changed go from the

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/internal/catalog"
+	"github.com/kptkit/kptkit/internal/fnexec"
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/render"
+)
+
+func init() {
+	commands["render"] = command{
+		summary: "run a package's Kptfile pipelines in one process, as kpt fn render (render --help)",
+		run:     runRender,
+	}
+}
+
+const renderUsage = `Usage: kptkit render [PKG] [flags]
+
+Runs the Kptfile pipelines of the package tree in PKG (default .) as
+kpt fn render does — subpackages first, mutators then validators — and writes
+the package back in place, only when every step passed. Files no function
+changed keep their bytes.
+
+Each pipeline entry runs:
+  1. kptkit's own functions (ghcr.io/kptkit/<function>, --builtin-prefix, or
+     an exec: that is a kptkit binary) in this process, sharing the parsed items;
+  2. the built-in catalog functions (apply-replacements v0.1.1, apply-setters
+     v0.2.0, set-namespace v0.4.1, starlark v0.4.3 from
+     ghcr.io/kptdev/krm-functions-catalog/ or gcr.io/kpt-fn/ at their version
+     or its vX.Y alias) in this process, without environment or network;
+  3. other exec: entries as a process (only with --allow-exec);
+  4. other images in docker or podman, when one answers (--network none).
+
+Flags:
+`
+
+// renderFlags are kptkit render's flags.
+type renderFlags struct {
+	allowExec  bool
+	resultsDir string
+	output     string
+	prefixes   listFlag
+	execFor    listFlag
+}
+
+// isolate empties the process environment for the built-ins and returns
+// what it held (tests replace it: they run in one process).
+var isolate = catalog.Isolate
+
+func runRender(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kptkit render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f renderFlags
+	fs.BoolVar(&f.allowExec, "allow-exec", false, "allow exec: functions to run as processes (kptkit binaries run in process either way)")
+	fs.StringVar(&f.resultsDir, "results-dir", "", "write the function results to `DIR`/results.yaml")
+	fs.StringVar(&f.output, "output", "", "write the rendered resources to stdout (a ResourceList), unwrap (the resources) or a new folder `DIR` instead of in place")
+	fs.StringVar(&f.output, "o", "", "short for --output")
+	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
+	fs.Var(&f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), renderUsage); fs.PrintDefaults() }
+	if err := parseInterspersed(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "kptkit render: one package at most, got %d\n", fs.NArg())
+		return 2
+	}
+	pkg := "."
+	if fs.NArg() == 1 {
+		pkg = fs.Arg(0)
+	}
+	if err := renderPackage(pkg, f, stdout, stderr); err != nil {
+		if !errors.Is(err, errReported) {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// errReported is a failure already printed.
+var errReported = errors.New("reported")
+
+func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return err
+	}
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return err
+	}
+	dest := f.output
+	if dest != "" && dest != "stdout" && dest != "unwrap" {
+		if _, err := os.Stat(dest); err == nil || !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("directory %q already exists, please delete the directory and retry", dest)
+		}
+	}
+	execFor, err := parseExecFor(f.execFor)
+	if err != nil {
+		return err
+	}
+	files, err := pkgfs.Read(abs)
+	if err != nil {
+		return err
+	}
+	env := isolate()
+	runtime := newRuntime(env, f.prefixes, execFor)
+	p := &renderLog{w: stderr}
+	out := render.Render(render.Input{Files: files}, render.Options{
+		Runtime:   runtime,
+		Env:       hostEnv(env),
+		AllowExec: f.allowExec,
+		Path:      abs,
+		Progress:  p.event,
+	})
+	if err := writeResults(f.resultsDir, out.Results); err != nil {
+		return err
+	}
+	if out.Failure != nil {
+		p.results(f.resultsDir)
+		if p.failedStep {
+			return errReported
+		}
+		return out.Failure
+	}
+	switch dest {
+	case "":
+		if err := pkgfs.Write(abs, files, out.Files); err != nil {
+			return fmt.Errorf("failed to save resources: %w", err)
+		}
+		fmt.Fprintf(stderr, "Successfully executed %d function(s) in %d package(s).\n", out.Executed, out.Packages)
+	case "stdout", "unwrap":
+		if err := writeItems(stdout, out.Items, dest == "unwrap"); err != nil {
+			return err
+		}
+	default:
+		if err := pkgfs.Write(dest, nil, itemFiles(out)); err != nil {
+			return err
+		}
+	}
+	p.results(f.resultsDir)
+	return nil
+}
+
+// newRuntime puts the runners in their order: --exec-for, kptkit's own
+// functions, the built-in catalog functions, exec, container engines.
+func newRuntime(env []string, prefixes []string, execFor map[string]string) render.Runtime {
+	ex := &fnexec.Exec{Functions: registry, Env: env}
+	return render.Runtimes{
+		&fnexec.ExecFor{Exec: ex, Images: execFor},
+		render.Functions{Functions: registry, Prefixes: prefixes},
+		&catalog.Runtime{},
+		ex,
+		&fnexec.Container{Env: env},
+	}
+}
+
+// hostEnv is what kptkit's own functions see: the environment kpt would
+// have given their binaries, and the clock.
+func hostEnv(env []string) krmfn.Env {
+	vars := map[string]string{}
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	return krmfn.Env{Now: time.Now, Getenv: func(k string) string { return vars[k] }}
+}
+
+func parseExecFor(pairs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, p := range pairs {
+		image, path, ok := strings.Cut(p, "=")
+		if !ok || image == "" || path == "" {
+			return nil, fmt.Errorf("--exec-for %q: want IMAGE=PATH", p)
+		}
+		m[image] = path
+	}
+	return m, nil
+}
+
+func writeResults(dir string, rl render.ResultList) error {
+	if dir == "" {
+		return nil
+	}
+	b, err := rl.Encode()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot read or create results dir %q: %w", dir, err)
+	}
+	return os.WriteFile(filepath.Join(dir, "results.yaml"), b, 0o644)
+}
+
+// writeItems writes the rendered items as kpt's -o stdout (a ResourceList
+// with their annotations) or -o unwrap (the resources) does.
+func writeItems(w io.Writer, items []*yaml.RNode, unwrap bool) error {
+	if !unwrap {
+		return kio.ByteWriter{Writer: w, KeepReaderAnnotations: true,
+			WrappingAPIVersion: kio.ResourceListAPIVersion, WrappingKind: kio.ResourceListKind}.Write(items)
+	}
+	return kio.ByteWriter{Writer: w, ClearAnnotations: []string{kioutil.IndexAnnotation, kioutil.PathAnnotation,
+		kioutil.LegacyIndexAnnotation, kioutil.LegacyPathAnnotation}}.Write(items) //nolint:staticcheck // kpt clears both
+}
+
+// itemFiles are the files -o DIR writes: those holding rendered items.
+func itemFiles(out render.Output) kptpkg.Files {
+	files := kptpkg.Files{}
+	for _, n := range out.Items {
+		p, _, _ := kioutil.GetFileAnnotations(n)
+		if b, ok := out.Files[p]; ok {
+			files[p] = b
+		}
+	}
+	return files
+}

@@ -1,0 +1,169 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/result"
+)
+
+// ResultList is kpt's FunctionResultList: the results of every step run,
+// and the exit code of the whole render.
+type ResultList struct {
+	yaml.ResourceMeta `yaml:",inline"`
+	ExitCode          int          `yaml:"exitCode"`
+	Items             []StepResult `yaml:"items,omitempty"`
+}
+
+// StepResult is what one step gave: which function, its exit code, what it
+// wrote on stderr and its structured results.
+type StepResult struct {
+	Image    string            `yaml:"image,omitempty"`
+	Exec     string            `yaml:"exec,omitempty"`
+	Stderr   string            `yaml:"stderr,omitempty"`
+	ExitCode int               `yaml:"exitCode"`
+	Results  framework.Results `yaml:"results,omitempty"`
+}
+
+// newResultList returns an empty list with kpt's type and name.
+func newResultList() ResultList {
+	return ResultList{
+		ResourceMeta: yaml.ResourceMeta{
+			TypeMeta:   yaml.TypeMeta{APIVersion: "kpt.dev/v1", Kind: "FunctionResultList"},
+			ObjectMeta: yaml.ObjectMeta{NameMeta: yaml.NameMeta{Name: "fnresults"}},
+		},
+		Items: []StepResult{},
+	}
+}
+
+// Encode writes the list as kpt writes results.yaml.
+func (l ResultList) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	e := yaml.NewEncoderWithOptions(&b, &yaml.EncoderOptions{SeqIndent: yaml.WideSequenceStyle})
+	if err := e.Encode(l); err != nil {
+		return nil, err
+	}
+	err := e.Close()
+	return b.Bytes(), err
+}
+
+// Errors returns the messages of the step's error results, or its stderr
+// when it gave none: the function's own words for what went wrong.
+func (s StepResult) Errors() string {
+	var msgs []string
+	for _, r := range s.Results {
+		if r != nil && r.Severity == framework.Error {
+			msgs = append(msgs, r.Message)
+		}
+	}
+	if len(msgs) > 0 {
+		return strings.Join(msgs, "; ")
+	}
+	return strings.TrimSpace(s.Stderr)
+}
+
+// frameworkResults converts kptkit's results into the results a kpt
+// function writes.
+func frameworkResults(rs result.List) framework.Results {
+	var out framework.Results
+	for _, r := range rs {
+		fr := &framework.Result{Message: r.Message, Severity: framework.Severity(r.Severity)}
+		if ref := r.ResourceRef; ref != nil {
+			fr.ResourceRef = &yaml.ResourceIdentifier{
+				TypeMeta: yaml.TypeMeta{APIVersion: ref.APIVersion, Kind: ref.Kind},
+				NameMeta: yaml.NameMeta{Name: ref.Name, Namespace: ref.Namespace},
+			}
+		}
+		if r.Field != nil {
+			fr.Field = &framework.Field{Path: r.Field.Path}
+		}
+		if r.File != nil {
+			fr.File = &framework.File{Path: r.File.Path, Index: r.File.Index}
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// parseResults reads a function's results as kpt does: the KRM Functions
+// Specification's list, or the older SDKs' {items: [...]} wrapping, with
+// resourceRef.metadata.{name,namespace} and field.suggestedValue lifted.
+func parseResults(n *yaml.RNode) (framework.Results, error) {
+	if n.IsNilOrEmpty() {
+		return nil, nil
+	}
+	if n.YNode().Kind == yaml.MappingNode {
+		if items := n.Field("items"); items != nil && !items.Value.IsNilOrEmpty() {
+			n = items.Value
+		}
+	}
+	s, err := n.String()
+	if err != nil {
+		return nil, err
+	}
+	var rs framework.Results
+	if err := yaml.Unmarshal([]byte(s), &rs); err != nil {
+		return nil, err
+	}
+	elems, err := n.Elements()
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range elems {
+		if i >= len(rs) || rs[i] == nil {
+			break
+		}
+		liftLegacy(e, rs[i])
+	}
+	return rs, nil
+}
+
+// liftLegacy fills in what older SDKs put elsewhere.
+func liftLegacy(e *yaml.RNode, r *framework.Result) {
+	if sv, _ := e.Pipe(yaml.Lookup("field", "suggestedValue")); sv != nil {
+		if r.Field == nil {
+			r.Field = &framework.Field{}
+		}
+		r.Field.ProposedValue = sv
+	}
+	meta, _ := e.Pipe(yaml.Lookup("resourceRef", "metadata"))
+	if meta == nil {
+		return
+	}
+	if r.ResourceRef == nil {
+		r.ResourceRef = &yaml.ResourceIdentifier{}
+	}
+	if n := meta.Field("name"); n != nil {
+		r.ResourceRef.Name = strings.TrimSpace(n.Value.MustString())
+	}
+	if n := meta.Field("namespace"); n != nil {
+		if ns := strings.TrimSpace(n.Value.MustString()); ns != "" && ns != "''" {
+			r.ResourceRef.Namespace = ns
+		}
+	}
+}
+
+// Failure says why a render failed: which step (its package, list, index
+// and function) or which Kptfile, and the function's own message.
+type Failure struct {
+	Package  string // folder of the package ("" for the root)
+	Function string // image or exec; "" when no step failed
+	Field    string // pipeline.mutators[1]; "" when no step failed
+	Message  string
+	Problems []Problem // mistakes in Kptfiles, all of them
+}
+
+func (f *Failure) Error() string {
+	if f.Function == "" {
+		return f.Message
+	}
+	where := ""
+	if f.Package != "" {
+		where = fmt.Sprintf(" of package %s", f.Package)
+	}
+	return fmt.Sprintf("%s (%s%s) failed: %s", f.Function, f.Field, where, f.Message)
+}

@@ -1,0 +1,243 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+
+	"sigs.k8s.io/kustomize/kyaml/comments"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/fn/runtime/runtimeutil"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/order"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
+)
+
+// step runs one function over input as kpt's function runner does, records
+// its result, and tells Progress.
+func (r *renderer) step(dir string, f *Function, run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, error) {
+	name, count := r.display(dir), -1
+	if f.Selected() {
+		count = len(input)
+	}
+	r.emit(Event{Package: name, Function: f, Count: count})
+	start := r.now()
+	output, res, err := r.do(dir, f, run, input, cfg)
+	r.emit(Event{Package: name, Function: f, End: true, Count: count, Duration: r.now().Sub(start), Result: res, Err: err})
+	if err != nil {
+		failure := r.fail(dir, f, err).(*Failure)
+		var exit *ExitError
+		if res != nil && errors.As(err, &exit) {
+			if msg := res.Errors(); msg != "" {
+				failure.Message = msg
+			}
+		}
+		return nil, failure
+	}
+	r.executed++
+	return output, nil
+}
+
+// do runs the function and checks its output as kpt does: every item has a
+// package, a path inside it, a unique path and index, and is a resource.
+func (r *renderer) do(dir string, f *Function, run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *StepResult, error) {
+	if err := areKRM(input); err != nil {
+		return nil, nil, fmt.Errorf("input resource list must contain only KRM resources: %s", err)
+	}
+	res := &StepResult{Image: f.Image, Exec: f.Exec}
+	var output []*yaml.RNode
+	var exit Exit
+	var runErr error
+	if p, ok := run.(InProcess); ok {
+		if p.Env.Now == nil && p.Env.Getenv == nil {
+			p.Env = r.opts.Env
+		}
+		output, res.Results, exit, runErr = inProcess(p, input, cfg)
+	} else {
+		var results *yaml.RNode
+		output, results, exit, runErr = filter(run, input, cfg)
+		var err error
+		if res.Results, err = parseResults(results); err != nil {
+			return output, nil, err
+		}
+	}
+	pp := r.annotationPath(dir)
+	for _, n := range output {
+		if n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation] == "" {
+			if err := n.PipeE(yaml.SetAnnotation(packagePathAnnotation, pp)); err != nil {
+				return output, nil, err
+			}
+		}
+	}
+	if err := pathInvariants(output); err != nil {
+		return output, nil, err
+	}
+	if err := areKRM(output); err != nil {
+		return output, nil, fmt.Errorf("output resource list must contain only KRM resources: %s", err)
+	}
+	res.Stderr = exit.Stderr
+	if runErr != nil {
+		r.results.ExitCode = 1
+		res.ExitCode = 1
+		if exit.Code != 0 {
+			res.ExitCode = exit.Code
+		}
+	}
+	r.results.Items = append(r.results.Items, *res)
+	return output, res, runErr
+}
+
+// pathInvariants refuses output items whose path leaves their package, and
+// two items at the same path and index of one package (kpt's checks).
+func pathInvariants(items []*yaml.RNode) error {
+	seen := map[[3]string]bool{}
+	for _, n := range items {
+		p, idx, _ := kioutil.GetFileAnnotations(n)
+		if err := insidePackage(p); err != nil {
+			return err
+		}
+		key := [3]string{n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation], path.Clean(p), idx}
+		if seen[key] {
+			return fmt.Errorf("resource at path %q and index %q already exists", key[1], idx)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// filter runs a function that takes bytes as kpt runs it: through kyaml's
+// function filter, which numbers the items, writes them with the
+// functionConfig as a ResourceList, reads the output back, copies comments
+// and field order from each input item to its output and gives new items a
+// path.
+func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *yaml.RNode, Exit, error) {
+	var exit Exit
+	ff := &runtimeutil.FunctionFilter{FunctionConfig: cfg, GlobalScope: true}
+	ff.Run = func(rd io.Reader, w io.Writer) error {
+		var in []byte
+		if b, ok := rd.(*bytes.Buffer); ok {
+			in = b.Bytes()
+		} else {
+			var err error
+			if in, err = io.ReadAll(rd); err != nil {
+				return err
+			}
+		}
+		out, e, err := run.Run(in)
+		exit = e
+		if _, werr := w.Write(out); werr != nil && err == nil {
+			err = werr
+		}
+		if err == nil && e.Code != 0 {
+			err = &ExitError{e}
+		}
+		return err
+	}
+	output, err := ff.Filter(input)
+	return output, ff.Results, exit, err
+}
+
+// inProcess runs a kptkit function on the items themselves, with the
+// effects kpt's function filter has on a function's output: the items
+// carry their id annotations while the function runs, and each item it
+// changed gets the comments and field order of its input back.
+func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, framework.Results, Exit, error) {
+	before := make([]*yaml.RNode, len(input))
+	for i, n := range input {
+		id := strconv.Itoa(i + 1)
+		if err := setIDs(n, id); err != nil {
+			return nil, nil, Exit{}, err
+		}
+		before[i] = n.Copy()
+	}
+	rl := resourcelist.FromNodes(input, cfg)
+	krmfn.Apply(p.Function, rl, p.Env)
+	results := rl.Results()
+	output := rl.Nodes()
+	for _, n := range output {
+		id, ok := idOf(n)
+		if !ok {
+			continue
+		}
+		i, err := strconv.Atoi(id)
+		if err != nil || i < 1 || i > len(before) {
+			continue
+		}
+		if from := before[i-1]; !kptpkg.SameNode(from.YNode(), n.YNode()) {
+			if err := comments.CopyComments(from, n); err != nil {
+				return nil, nil, Exit{}, err
+			}
+			if err := order.SyncOrder(from, n); err != nil {
+				return nil, nil, Exit{}, err
+			}
+		}
+		if err := clearIDs(n); err != nil {
+			return nil, nil, Exit{}, err
+		}
+	}
+	exit := exitOf(p.Function, results)
+	fr := frameworkResults(results)
+	if exit.Code != 0 {
+		return output, fr, exit, &ExitError{exit}
+	}
+	if err := kioutil.DefaultPathAnnotation(functionScope(cfg), output); err != nil {
+		return nil, nil, Exit{}, err
+	}
+	return output, fr, exit, nil
+}
+
+// setIDs and clearIDs put on and take off the id annotations kpt's
+// function filter numbers items with.
+func setIDs(n *yaml.RNode, id string) error {
+	for _, a := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} { //nolint:staticcheck // kpt sets both
+		if err := n.PipeE(yaml.SetAnnotation(a, id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func clearIDs(n *yaml.RNode) error {
+	for _, a := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} { //nolint:staticcheck // kpt clears both
+		if err := n.PipeE(yaml.ClearAnnotation(a)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func idOf(n *yaml.RNode) (string, bool) {
+	a := n.GetAnnotations(kioutil.IdAnnotation, kioutil.LegacyIdAnnotation) //nolint:staticcheck // kpt reads both
+	if id, ok := a[kioutil.IdAnnotation]; ok {
+		return id, true
+	}
+	id, ok := a[kioutil.LegacyIdAnnotation] //nolint:staticcheck // kpt reads both
+	return id, ok
+}
+
+// functionScope is the folder new items of a function go to: that of its
+// functionConfig's file (its parent, for a folder named functions).
+func functionScope(cfg *yaml.RNode) string {
+	if cfg == nil {
+		return ""
+	}
+	a := cfg.GetAnnotations(kioutil.PathAnnotation, kioutil.LegacyPathAnnotation) //nolint:staticcheck // kpt reads both
+	p, ok := a[kioutil.PathAnnotation]
+	if !ok {
+		if p, ok = a[kioutil.LegacyPathAnnotation]; !ok { //nolint:staticcheck // kpt reads both
+			return ""
+		}
+	}
+	dir := path.Clean(path.Dir(p))
+	if path.Base(dir) == "functions" {
+		dir = path.Dir(dir)
+	}
+	return dir
+}

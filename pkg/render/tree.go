@@ -1,0 +1,167 @@
+package render
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// packagePathAnnotation is where kpt records which package an item belongs
+// to while it renders (the package's absolute path).
+const packagePathAnnotation = "internal.config.kubernetes.io/package-path"
+
+// readTree reads every package's Kptfile and items, and checks every
+// pipeline entry before any runs; all problems are reported at once.
+func (r *renderer) readTree(in Input) error {
+	r.tree = packageTree{dirs: in.Files.Packages(), fns: map[string][]Function{}, local: map[string][]*yaml.RNode{}}
+	if err := r.localItems(in); err != nil {
+		return err
+	}
+	var problems []Problem
+	for _, dir := range r.tree.dirs {
+		r.pkgPath[r.annotationPath(dir)] = dir
+		kf, err := yaml.Parse(string(in.Files[path.Join(dir, kptfile.FileName)]))
+		if err == nil {
+			err = checkKptfile(kf)
+		}
+		if err != nil {
+			problems = append(problems, Problem{Package: dir, Field: "(file)", Reason: err.Error()})
+			continue
+		}
+		fns, ps := ParsePipeline(dir, kf, r.configExists(dir))
+		r.tree.fns[dir] = fns
+		problems = append(problems, ps...)
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.Error()
+	}
+	return &Failure{Message: strings.Join(msgs, "\n"), Problems: problems}
+}
+
+// checkKptfile checks a Kptfile's type as kpt does.
+func checkKptfile(kf *yaml.RNode) error {
+	api, kind := kf.GetApiVersion(), kf.GetKind()
+	switch {
+	case api == kptfile.APIVersion && kind == kptfile.Kind:
+		return nil
+	case kind == kptfile.Kind && strings.HasPrefix(api, kptfile.Group+"/"):
+		return fmt.Errorf("old resource version %q found in Kptfile", strings.TrimPrefix(api, kptfile.Group+"/"))
+	}
+	return fmt.Errorf("unknown resource type %q found in Kptfile", api+", Kind="+kind)
+}
+
+// localItems sorts the tree's items into their packages, with paths
+// relative to their package and the package-path annotation kpt adds.
+func (r *renderer) localItems(in Input) error {
+	if in.Items == nil {
+		for _, dir := range r.tree.dirs {
+			items, err := in.Files.Resources(dir, false)
+			if err != nil {
+				return err
+			}
+			for _, n := range items {
+				if err := n.PipeE(yaml.SetAnnotation(packagePathAnnotation, r.annotationPath(dir))); err != nil {
+					return err
+				}
+			}
+			r.tree.local[dir] = items
+		}
+		return nil
+	}
+	for _, n := range in.Items {
+		p, _, _ := kioutil.GetFileAnnotations(n)
+		if err := kptpkg.CheckPath("file", p); err != nil {
+			return fmt.Errorf("%s: %w", describe(n), err)
+		}
+		dir := in.Files.PackageOf(p)
+		if dir != "" {
+			p = strings.TrimPrefix(p, dir+"/")
+		}
+		for k, v := range map[string]string{
+			kioutil.PathAnnotation:       p,
+			kioutil.LegacyPathAnnotation: p, //nolint:staticcheck // kpt sets both
+			packagePathAnnotation:        r.annotationPath(dir),
+		} {
+			if err := n.PipeE(yaml.SetAnnotation(k, v)); err != nil {
+				return err
+			}
+		}
+		r.tree.local[dir] = append(r.tree.local[dir], n)
+	}
+	return nil
+}
+
+// configExists checks a configPath of the package at dir as kpt does: it
+// names a file of the package's resources that holds one resource.
+func (r *renderer) configExists(dir string) func(string) error {
+	return func(p string) error {
+		var found []*yaml.RNode
+		for _, n := range r.tree.local[dir] {
+			if np, _, _ := kioutil.GetFileAnnotations(n); path.Clean(np) == p {
+				found = append(found, n)
+			}
+		}
+		switch {
+		case len(found) == 0:
+			return fmt.Errorf("functionConfig must exist in the current package")
+		case len(found) > 1:
+			return fmt.Errorf("functionConfig %q must not contain more than one config, got %d", p, len(found))
+		}
+		if err := isKRM(found[0]); err != nil {
+			return fmt.Errorf("functionConfig %q: %s", p, err)
+		}
+		return nil
+	}
+}
+
+// isKRM checks that a resource has what kpt requires of one: apiVersion,
+// kind and metadata.name (kustomization files aside).
+func isKRM(n *yaml.RNode) error {
+	if isKustomization(n) {
+		return nil
+	}
+	switch {
+	case n.GetApiVersion() == "" && n.GetKind() == "" && n.GetName() == "":
+		return fmt.Errorf("resource must have `apiVersion`, `kind`, and `name`")
+	case n.GetApiVersion() == "":
+		return fmt.Errorf("resource must have `apiVersion`")
+	case n.GetKind() == "":
+		return fmt.Errorf("resource must have `kind`")
+	case n.GetName() == "":
+		return fmt.Errorf("resource must have `metadata.name`")
+	}
+	return nil
+}
+
+// areKRM checks every item, naming the file of the first that fails.
+func areKRM(items []*yaml.RNode) error {
+	for _, n := range items {
+		if err := isKRM(n); err != nil {
+			p, _, _ := kioutil.GetFileAnnotations(n)
+			return fmt.Errorf("%s: %s", p, err)
+		}
+	}
+	return nil
+}
+
+// isKustomization reports whether kpt leaves the item out of its checks:
+// a kustomization file.
+func isKustomization(n *yaml.RNode) bool {
+	p, _, _ := kioutil.GetFileAnnotations(n)
+	switch path.Base(p) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	api := n.GetApiVersion()
+	return strings.HasPrefix(api, "kustomize.config.k8s.io") || (api == "" && n.GetKind() == "Kustomization")
+}
