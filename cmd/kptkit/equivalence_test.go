@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -36,6 +37,7 @@ import (
 	"github.com/kptkit/kptkit/internal/catalog"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
 	"github.com/kptkit/kptkit/pkg/render"
 )
 
@@ -52,11 +54,13 @@ var (
 )
 
 // buildEquivBinaries builds kptkit, its function binaries and the catalog
-// functions' mains into a temporary folder.
+// functions' mains into .tools/equivalence (kept between runs: go build
+// relinks a binary only when its code changed).
 func buildEquivBinaries(t *testing.T) equivBinaries {
 	t.Helper()
 	equivOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "kptkit-equiv-")
+		// A folder that lasts: go build relinks only what changed.
+		dir, err := filepath.Abs("../../.tools/equivalence")
 		if err != nil {
 			equivErr = err
 			return
@@ -112,7 +116,9 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 	if err != nil {
 		t.Skip("kpt is not installed (apt-get install google-cloud-cli-kpt)")
 	}
+	t0 := time.Now()
 	bins := buildEquivBinaries(t)
+	t.Logf("binaries in %v", time.Since(t0))
 	tmp := t.TempDir()
 	roots := map[string]string{}
 	for _, side := range []string{"kptkit", "kpt"} {
@@ -158,8 +164,12 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 		}
 		return code, stderr.String()
 	}
-	kcode, kout := run(roots["kptkit"], nil, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "--results-dir", filepath.Join(tmp, "results-kptkit"))
-	pcode, pout := run(roots["kpt"], []string{"KPT_DISABLE_ATTRIBUTION=1"}, kpt, "fn", "render", "--allow-exec", "--truncate-output=false", "--results-dir", filepath.Join(tmp, "results-kpt"))
+	epoch := []string{"SOURCE_DATE_EPOCH=1700000000"}
+	start := time.Now()
+	kcode, kout := run(roots["kptkit"], epoch, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "--results-dir", filepath.Join(tmp, "results-kptkit"))
+	mid := time.Now()
+	pcode, pout := run(roots["kpt"], append(epoch, "KPT_DISABLE_ATTRIBUTION=1"), kpt, "fn", "render", "--allow-exec", "--truncate-output=false", "--results-dir", filepath.Join(tmp, "results-kpt"))
+	t.Logf("kptkit render %v, kpt fn render %v", mid.Sub(start), time.Since(mid))
 	if kcode != pcode {
 		t.Fatalf("exit code: kptkit %d, kpt %d\nkptkit:\n%s\nkpt:\n%s", kcode, pcode, kout, pout)
 	}
@@ -321,4 +331,115 @@ func sortNamespaces(msg string) string {
 	list := strings.Split(msg[m[2]:m[3]], ",")
 	sort.Strings(list)
 	return msg[:m[2]] + strings.Join(list, ",") + msg[m[3]:]
+}
+
+// TestRenderExamples: every example whose Kptfile pipelines use only
+// functions kptkit has renders as kpt renders it.
+func TestRenderExamples(t *testing.T) {
+	t.Parallel()
+	var trees, failing []equivTree
+	dirs, _ := filepath.Glob("../../examples/*/Kptfile")
+	for _, k := range dirs {
+		dir := filepath.Dir(k)
+		ok, fails := usable(t, dir)
+		if !ok || !hasPipeline(t, dir) {
+			continue
+		}
+		tr := equivTree{filepath.Base(dir), dir}
+		if fails {
+			failing = append(failing, tr)
+		} else {
+			trees = append(trees, tr)
+		}
+	}
+	if len(trees) < 8 {
+		t.Fatalf("%d examples to render, want the 8 or more with pipelines kptkit runs", len(trees))
+	}
+	named := renderBoth(t, trees)
+	t.Logf("%d examples, %d files differ as named (kpt rewrites files no function changed)", len(trees), named)
+	for _, tr := range failing {
+		t.Run(tr.name, func(t *testing.T) { renderBoth(t, []equivTree{tr}) })
+	}
+}
+
+// usable reports whether every pipeline entry of the tree at dir is one
+// kptkit runs (kptkit's functions, the built-ins, exec binaries), and
+// whether the example is one that fails.
+func usable(t *testing.T, dir string) (ok, fails bool) {
+	t.Helper()
+	files, err := pkgfs.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := &catalog.Runtime{}
+	for _, pkg := range files.Packages() {
+		kf, err := yaml.Parse(string(files[filepath.ToSlash(filepath.Join(pkg, "Kptfile"))]))
+		if err != nil {
+			return false, false
+		}
+		fns, _ := render.ParsePipeline(pkg, kf, nil)
+		for _, f := range fns {
+			if f.Exec != "" {
+				continue
+			}
+			if _, err := (render.Functions{Functions: registry}).Runner(f); err == nil {
+				continue
+			}
+			if _, err := rt.Runner(f); err != nil {
+				return false, false
+			}
+		}
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, ".expected", "config.yaml"))
+	return true, bytes.Contains(cfg, []byte("exitCode: 1"))
+}
+
+// hasPipeline reports whether a Kptfile of the tree at dir has a pipeline.
+func hasPipeline(t *testing.T, dir string) bool {
+	t.Helper()
+	files, err := pkgfs.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range files.Packages() {
+		kf, err := yaml.Parse(string(files[filepath.ToSlash(filepath.Join(pkg, "Kptfile"))]))
+		if err != nil {
+			continue
+		}
+		if fns, _ := render.ParsePipeline(pkg, kf, nil); len(fns) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCorpusRender: every package tree of the Nephio catalog whose
+// pipelines use only functions kptkit has (27 apply-replacements, 9
+// set-namespace, 6 apply-setters and 4 starlark v0.4.3 steps among them)
+// renders as kpt renders it.
+func TestCorpusRender(t *testing.T) {
+	t.Parallel()
+	root := corpus.Nephio(t)
+	var trees []equivTree
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(p, "Kptfile")); err != nil {
+			return nil
+		}
+		if ok, _ := usable(t, p); ok {
+			rel, _ := filepath.Rel(root, p)
+			trees = append(trees, equivTree{strings.ReplaceAll(rel, "/", "-"), p})
+		}
+		return filepath.SkipDir // a tree's subpackages come with it
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trees) < 50 {
+		t.Fatalf("%d corpus packages to render, want the 50 or more whose pipelines kptkit runs", len(trees))
+	}
+	named := renderBoth(t, trees)
+	t.Logf("%d package trees, %d files differ as named (kpt rewrites files no function changed)", len(trees), named)
 }

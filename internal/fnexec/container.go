@@ -125,4 +125,3 @@ func filterEngine(stderr string) string {
 	}
 	return strings.Join(lines, "\n")
 }
-

@@ -221,22 +221,23 @@ func configMap(data *yaml.RNode) (*yaml.RNode, map[string]string, error) {
 		return nil, nil, err
 	}
 	d := &yaml.Node{Kind: yaml.MappingNode}
-	cm.Field("data").Value.SetYNode(d)
 	values := map[string]string{}
 	if data.YNode().Kind != yaml.MappingNode {
-		return cm, values, fmt.Errorf("must be a mapping of strings")
+		err = fmt.Errorf("must be a mapping of strings")
 	}
 	c := data.YNode().Content
-	for i := 0; i+1 < len(c); i += 2 {
+	for i := 0; err == nil && i+1 < len(c); i += 2 {
 		if c[i+1].Kind != yaml.ScalarNode {
-			return cm, values, fmt.Errorf("%s: must be a string", c[i].Value)
+			err = fmt.Errorf("%s: must be a string", c[i].Value)
+			break
 		}
 		d.Content = append(d.Content,
 			&yaml.Node{Kind: yaml.ScalarNode, Value: c[i].Value},
 			&yaml.Node{Kind: yaml.ScalarNode, Value: c[i+1].Value, Tag: yaml.NodeTagString})
 		values[c[i].Value] = c[i+1].Value
 	}
-	return cm, values, nil
+	cm.Field("data").Value.SetYNode(d)
+	return cm, values, err
 }
 
 // imageName matches a container image reference as kpt validates it

@@ -91,9 +91,6 @@ func Render(in Input, opts Options) Output {
 	out := r.render(in)
 	out.Results = r.results
 	out.Executed, out.Packages = r.executed, r.packages
-	if out.Failure != nil {
-		out.Results.ExitCode = 1
-	}
 	return out
 }
 
@@ -111,7 +108,8 @@ func (r *renderer) render(in Input) Output {
 	if _, ok := in.Files[kptfile.FileName]; !ok {
 		return Output{Failure: &Failure{Message: "no Kptfile at the package root: not a kpt package"}}
 	}
-	if err := r.readTree(in); err != nil {
+	before, err := r.readTree(in)
+	if err != nil {
 		var f *Failure
 		if !errors.As(err, &f) {
 			f = &Failure{Message: err.Error()}
@@ -129,7 +127,6 @@ func (r *renderer) render(in Input) Output {
 		}
 		return Output{Failure: f}
 	}
-	before := in.Before
 	if before == nil {
 		if before, err = in.Files.Resources("", true); err != nil {
 			return Output{Failure: &Failure{Message: err.Error()}}

@@ -4,18 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"strconv"
 
-	"sigs.k8s.io/kustomize/kyaml/comments"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/fn/runtime/runtimeutil"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-	"sigs.k8s.io/kustomize/kyaml/order"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
@@ -112,36 +108,64 @@ func pathInvariants(items []*yaml.RNode) error {
 	return nil
 }
 
-// filter runs a function that takes bytes as kpt runs it: through kyaml's
-// function filter, which numbers the items, writes them with the
-// functionConfig as a ResourceList, reads the output back, copies comments
-// and field order from each input item to its output and gives new items a
-// path.
+// filter runs a function that takes bytes as kpt runs it (kyaml's function
+// filter): the items are numbered, written with the functionConfig as a
+// ResourceList and the output read back; each output item gets the comments
+// and field order of its input back, and new items a path.
 func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *yaml.RNode, Exit, error) {
-	var exit Exit
-	ff := &runtimeutil.FunctionFilter{FunctionConfig: cfg, GlobalScope: true}
-	ff.Run = func(rd io.Reader, w io.Writer) error {
-		var in []byte
-		if b, ok := rd.(*bytes.Buffer); ok {
-			in = b.Bytes()
-		} else {
-			var err error
-			if in, err = io.ReadAll(rd); err != nil {
-				return err
-			}
+	for i, n := range input {
+		if err := setIDs(n, strconv.Itoa(i+1)); err != nil {
+			return nil, nil, Exit{}, err
 		}
-		out, e, err := run.Run(in)
-		exit = e
-		if _, werr := w.Write(out); werr != nil && err == nil {
-			err = werr
-		}
-		if err == nil && e.Code != 0 {
-			err = &ExitError{e}
-		}
-		return err
 	}
-	output, err := ff.Filter(input)
-	return output, ff.Results, exit, err
+	in, err := writeList(input, cfg)
+	if err != nil {
+		return nil, nil, Exit{}, err
+	}
+	out, exit, runErr := run.Run(in)
+	if runErr == nil && exit.Code != 0 {
+		runErr = &ExitError{exit}
+	}
+	r := &kio.ByteReader{Reader: bytes.NewReader(out)}
+	output, err := r.Read()
+	if err != nil {
+		return nil, nil, exit, err
+	}
+	if err := restore(output, input); err != nil {
+		return nil, nil, exit, err
+	}
+	if runErr != nil {
+		return output, r.Results, exit, runErr
+	}
+	if err := kioutil.DefaultPathAnnotation(functionScope(cfg), output); err != nil {
+		return nil, nil, exit, err
+	}
+	return output, r.Results, exit, nil
+}
+
+// writeList writes items and a functionConfig as a ResourceList, as kyaml's
+// ByteWriter writes one (without copying the items first: nothing here
+// changes them).
+func writeList(items []*yaml.RNode, cfg *yaml.RNode) ([]byte, error) {
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, len(items))}
+	for i, n := range items {
+		seq.Content[i] = n.YNode()
+	}
+	list := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "apiVersion"}, {Kind: yaml.ScalarNode, Value: kio.ResourceListAPIVersion},
+		{Kind: yaml.ScalarNode, Value: "kind"}, {Kind: yaml.ScalarNode, Value: kio.ResourceListKind},
+		{Kind: yaml.ScalarNode, Value: "items"}, seq,
+	}}
+	if cfg != nil {
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "functionConfig"}, cfg.YNode())
+	}
+	var b bytes.Buffer
+	e := yaml.NewEncoder(&b)
+	if err := e.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{list}}); err != nil {
+		return nil, err
+	}
+	err := e.Close()
+	return b.Bytes(), err
 }
 
 // inProcess runs a kptkit function on the items themselves, with the
@@ -151,8 +175,7 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, framework.Results, Exit, error) {
 	before := make([]*yaml.RNode, len(input))
 	for i, n := range input {
-		id := strconv.Itoa(i + 1)
-		if err := setIDs(n, id); err != nil {
+		if err := setIDs(n, strconv.Itoa(i+1)); err != nil {
 			return nil, nil, Exit{}, err
 		}
 		before[i] = n.Copy()
@@ -161,26 +184,8 @@ func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode
 	krmfn.Apply(p.Function, rl, p.Env)
 	results := rl.Results()
 	output := rl.Nodes()
-	for _, n := range output {
-		id, ok := idOf(n)
-		if !ok {
-			continue
-		}
-		i, err := strconv.Atoi(id)
-		if err != nil || i < 1 || i > len(before) {
-			continue
-		}
-		if from := before[i-1]; !kptpkg.SameNode(from.YNode(), n.YNode()) {
-			if err := comments.CopyComments(from, n); err != nil {
-				return nil, nil, Exit{}, err
-			}
-			if err := order.SyncOrder(from, n); err != nil {
-				return nil, nil, Exit{}, err
-			}
-		}
-		if err := clearIDs(n); err != nil {
-			return nil, nil, Exit{}, err
-		}
+	if err := restore(output, before); err != nil {
+		return nil, nil, Exit{}, err
 	}
 	exit := exitOf(p.Function, results)
 	fr := frameworkResults(results)

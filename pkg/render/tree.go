@@ -17,11 +17,13 @@ import (
 const packagePathAnnotation = "internal.config.kubernetes.io/package-path"
 
 // readTree reads every package's Kptfile and items, and checks every
-// pipeline entry before any runs; all problems are reported at once.
-func (r *renderer) readTree(in Input) error {
+// pipeline entry before any runs; all problems are reported at once. It
+// returns the items as read (for the sink).
+func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
 	r.tree = packageTree{dirs: in.Files.Packages(), fns: map[string][]Function{}, local: map[string][]*yaml.RNode{}}
-	if err := r.localItems(in); err != nil {
-		return err
+	before, err := r.localItems(in)
+	if err != nil {
+		return nil, err
 	}
 	var problems []Problem
 	for _, dir := range r.tree.dirs {
@@ -39,13 +41,13 @@ func (r *renderer) readTree(in Input) error {
 		problems = append(problems, ps...)
 	}
 	if len(problems) == 0 {
-		return nil
+		return before, nil
 	}
 	msgs := make([]string, len(problems))
 	for i, p := range problems {
 		msgs[i] = p.Error()
 	}
-	return &Failure{Message: strings.Join(msgs, "\n"), Problems: problems}
+	return nil, &Failure{Message: strings.Join(msgs, "\n"), Problems: problems}
 }
 
 // checkKptfile checks a Kptfile's type as kpt does.
@@ -61,44 +63,54 @@ func checkKptfile(kf *yaml.RNode) error {
 }
 
 // localItems sorts the tree's items into their packages, with paths
-// relative to their package and the package-path annotation kpt adds.
-func (r *renderer) localItems(in Input) error {
-	if in.Items == nil {
-		for _, dir := range r.tree.dirs {
-			items, err := in.Files.Resources(dir, false)
-			if err != nil {
-				return err
-			}
-			for _, n := range items {
-				if err := n.PipeE(yaml.SetAnnotation(packagePathAnnotation, r.annotationPath(dir))); err != nil {
-					return err
-				}
-			}
-			r.tree.local[dir] = items
+// relative to their package and the package-path annotation kpt adds, and
+// returns the items as read (copies, when it read them itself).
+func (r *renderer) localItems(in Input) ([]*yaml.RNode, error) {
+	items, before := in.Items, in.Before
+	if items == nil {
+		var err error
+		if items, err = in.Files.Resources("", true); err != nil {
+			return nil, err
 		}
-		return nil
+		if before == nil {
+			before = kptpkg.Copy(items)
+		}
 	}
-	for _, n := range in.Items {
+	pkgs := map[string]bool{}
+	for _, dir := range r.tree.dirs {
+		pkgs[dir] = true
+	}
+	for _, n := range items {
 		p, _, _ := kioutil.GetFileAnnotations(n)
 		if err := kptpkg.CheckPath("file", p); err != nil {
-			return fmt.Errorf("%s: %w", describe(n), err)
+			return nil, fmt.Errorf("%s: %w", describe(n), err)
 		}
-		dir := in.Files.PackageOf(p)
+		dir := packageOf(pkgs, p)
 		if dir != "" {
 			p = strings.TrimPrefix(p, dir+"/")
 		}
-		for k, v := range map[string]string{
-			kioutil.PathAnnotation:       p,
-			kioutil.LegacyPathAnnotation: p, //nolint:staticcheck // kpt sets both
-			packagePathAnnotation:        r.annotationPath(dir),
+		for _, kv := range [][2]string{
+			{kioutil.PathAnnotation, p},
+			{kioutil.LegacyPathAnnotation, p}, //nolint:staticcheck // kpt sets both
+			{packagePathAnnotation, r.annotationPath(dir)},
 		} {
-			if err := n.PipeE(yaml.SetAnnotation(k, v)); err != nil {
-				return err
+			if err := n.PipeE(yaml.SetAnnotation(kv[0], kv[1])); err != nil {
+				return nil, err
 			}
 		}
 		r.tree.local[dir] = append(r.tree.local[dir], n)
 	}
-	return nil
+	return before, nil
+}
+
+// packageOf returns the innermost package holding the file at p.
+func packageOf(pkgs map[string]bool, p string) string {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if pkgs[d] {
+			return d
+		}
+	}
+	return ""
 }
 
 // configExists checks a configPath of the package at dir as kpt does: it
