@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"testing"
 )
@@ -13,12 +14,13 @@ func TestTmpProfile(t *testing.T) {
 		t.Skip()
 	}
 	isolate = func() []string { return os.Environ() }
+	runtime.MemProfileRate = 64 * 1024
 	f, _ := os.Create("/tmp/cpu.prof")
 	pprof.StartCPUProfile(f)
-	for i := 0; i < 1; i++ {
-		if err := renderPackage(dir, renderFlags{output: "stdout"}, io.Discard, io.Discard); err != nil {
-			t.Fatal(err)
-		}
+	if err := renderPackage(dir, renderFlags{output: "stdout"}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
 	}
 	pprof.StopCPUProfile()
+	m, _ := os.Create("/tmp/mem.prof")
+	pprof.Lookup("allocs").WriteTo(m, 0)
 }

@@ -143,29 +143,42 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 	return output, r.Results, exit, nil
 }
 
-// writeList writes items and a functionConfig as a ResourceList, as kyaml's
-// ByteWriter writes one (without copying the items first: nothing here
-// changes them).
+// writeList writes items and a functionConfig as a ResourceList, byte for
+// byte as kyaml's ByteWriter writes one (TestWriteListCorpus). Each item is
+// encoded on its own, as the one element of a list (which yaml.v3 writes as
+// it writes it among the others): the encoder keeps every event of a
+// document until its end, so thousands of items encoded at once cost
+// hundreds of megabytes.
 func writeList(items []*yaml.RNode, cfg *yaml.RNode) ([]byte, error) {
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, len(items))}
-	for i, n := range items {
-		seq.Content[i] = n.YNode()
-	}
-	list := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Value: "apiVersion"}, {Kind: yaml.ScalarNode, Value: kio.ResourceListAPIVersion},
-		{Kind: yaml.ScalarNode, Value: "kind"}, {Kind: yaml.ScalarNode, Value: kio.ResourceListKind},
-		{Kind: yaml.ScalarNode, Value: "items"}, seq,
-	}}
-	if cfg != nil {
-		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "functionConfig"}, cfg.YNode())
-	}
 	var b bytes.Buffer
-	e := yaml.NewEncoder(&b)
-	if err := e.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{list}}); err != nil {
-		return nil, err
+	b.WriteString("apiVersion: " + kio.ResourceListAPIVersion + "\nkind: " + kio.ResourceListKind + "\nitems:")
+	if len(items) == 0 {
+		b.WriteString(" []")
 	}
-	err := e.Close()
-	return b.Bytes(), err
+	b.WriteString("\n")
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 1)}
+	for _, n := range items {
+		seq.Content[0] = n.YNode()
+		if err := encodeDoc(&b, seq); err != nil {
+			return nil, err
+		}
+	}
+	if cfg != nil {
+		fc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "functionConfig"}, cfg.YNode()}}
+		if err := encodeDoc(&b, fc); err != nil {
+			return nil, err
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// encodeDoc writes n as a YAML document with kyaml's encoder settings.
+func encodeDoc(b *bytes.Buffer, n *yaml.Node) error {
+	e := yaml.NewEncoder(b)
+	if err := e.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
+		return err
+	}
+	return e.Close()
 }
 
 // inProcess runs a kptkit function on the items themselves, with the

@@ -1,0 +1,63 @@
+package render
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
+)
+
+// TestWriteListCorpus: writeList writes what kyaml's ByteWriter writes, for
+// every package of the Nephio catalog as a ResourceList.
+func TestWriteListCorpus(t *testing.T) {
+	t.Parallel()
+	root := corpus.Nephio(t)
+	cfg, err := yaml.Parse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata:\n  k: v # c\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Name() != "Kptfile" {
+			return err
+		}
+		files, err := kptpkg.Read(os.DirFS(filepath.Dir(p)))
+		if err != nil {
+			return err
+		}
+		items, err := files.Resources("", true)
+		if err != nil {
+			return err
+		}
+		for _, c := range []*yaml.RNode{nil, cfg} {
+			var want bytes.Buffer
+			w := kio.ByteWriter{Writer: &want, KeepReaderAnnotations: true, FunctionConfig: c,
+				WrappingAPIVersion: kio.ResourceListAPIVersion, WrappingKind: kio.ResourceListKind}
+			if err := w.Write(items); err != nil {
+				return err
+			}
+			got, err := writeList(items, c)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s: writeList differs from kio.ByteWriter", p)
+			}
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 50 {
+		t.Fatalf("%d packages", n)
+	}
+}
