@@ -65,6 +65,12 @@ func (r *renderer) runner(f *Function) (Runner, error) {
 		return unrunnable{fmt.Errorf("no runtime runs %s", f)}, nil
 	}
 	run, err := r.opts.Runtime.Runner(*f)
+	if u := (*Unhandled)(nil); errors.As(err, &u) {
+		err = fmt.Errorf("no runtime runs %s", f)
+		if u.Reason != "" {
+			err = fmt.Errorf("no runtime runs %s: %s", f, u.Reason)
+		}
+	}
 	if err != nil {
 		// kpt finds out that a function cannot run when it runs it (the
 		// earlier steps have run, this one has a result).
