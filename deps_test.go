@@ -1,6 +1,8 @@
 // The shape of the project, enforced: pkg/ is pure logic that never imports
 // functions/ or cmd/, never touches the process (os, os/exec, syscall) and
-// never reads the clock; a function never imports another function.
+// never reads the clock; a function never imports another function; the
+// catalog functions linked into kptkit (internal/catalog) reach only the
+// kptkit binary, never pkg/ or the function binaries.
 package kptkit_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,11 +50,24 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
+// catalogCode is what only internal/catalog may import: the kpt function
+// catalog's Go code and the SDK it is written for.
+var catalogCode = []string{"github.com/GoogleContainerTools/kpt-functions-catalog/", "github.com/GoogleContainerTools/kpt-functions-sdk/"}
+
 func checkFile(t *testing.T, path string, f *ast.File) {
 	dir := filepath.ToSlash(filepath.Dir(path))
 	isTest := strings.HasSuffix(path, "_test.go")
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
+		inCatalog := dir == "internal/catalog" || strings.HasPrefix(dir, "internal/catalog/")
+		if p == module+"internal/catalog" && !inCatalog && dir != "cmd/kptkit" {
+			t.Errorf("%s imports %s: only cmd/kptkit links the catalog functions", path, p)
+		}
+		for _, c := range catalogCode {
+			if strings.HasPrefix(p, c) && !inCatalog {
+				t.Errorf("%s imports %s: the catalog's code is linked through internal/catalog only", path, p)
+			}
+		}
 		switch {
 		case strings.HasPrefix(dir, "pkg/"):
 			if strings.HasPrefix(p, module+"functions") || strings.HasPrefix(p, module+"cmd") {
@@ -108,5 +124,20 @@ func TestNoClockInPkg(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFunctionBinariesStaySmall: no function binary links the catalog
+// functions (only kptkit does).
+func TestFunctionBinariesStaySmall(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "./functions/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == module+"internal/catalog" || strings.HasPrefix(dep, catalogCode[0]) || strings.HasPrefix(dep, catalogCode[1]) {
+			t.Errorf("a function binary depends on %s: only kptkit links the catalog functions", dep)
+		}
 	}
 }

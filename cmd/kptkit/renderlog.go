@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -37,9 +38,14 @@ func (p *renderLog) event(e render.Event) {
 		p.stepDetails(e.Result, false)
 	default:
 		fmt.Fprintf(p.w, "[FAIL] %q in %v\n", e.Function.String(), e.Duration.Truncate(100*time.Millisecond))
-		if e.Result != nil && e.Result.ExitCode != 0 {
+		// A function that exited non-zero is told in full here (kpt's
+		// way); other failures are told as the command's error.
+		var exit *render.ExitError
+		if errors.As(e.Err, &exit) {
 			p.stepDetails(e.Result, true)
 			p.failedStep = true
+		} else if e.Result != nil {
+			p.stepDetails(&render.StepResult{Results: e.Result.Results}, false)
 		}
 	}
 }

@@ -199,6 +199,32 @@ func TestSink(t *testing.T) {
 	}
 }
 
+// TestSinkAll: Sink leaves in-cluster items out (they are inputs), SinkAll
+// writes them back as kpt fn render does.
+func TestSinkAll(t *testing.T) {
+	t.Parallel()
+	ic := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ic\n  annotations:\n    kptkit.dev/in-cluster: \"true\"\n"
+	f := kptpkg.Files{"Kptfile": []byte(kf), "cluster.yaml": []byte(ic)}
+	before, err := f.Resources("", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := kptpkg.Sink(kptpkg.Copy(before), before, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["cluster.yaml"]; ok {
+		t.Error("Sink kept the in-cluster item's file")
+	}
+	got, err = kptpkg.SinkAll(kptpkg.Copy(before), before, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(texts(f), texts(got)); diff != "" {
+		t.Errorf("SinkAll (-want +got):\n%s", diff)
+	}
+}
+
 func TestSinkRefusesPathsOutside(t *testing.T) {
 	t.Parallel()
 	for _, p := range []string{"../x.yaml", "/etc/x.yaml", "a/../../x.yaml", ""} {

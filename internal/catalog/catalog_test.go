@@ -1,0 +1,175 @@
+package catalog
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/render"
+)
+
+func TestRuntimeMatches(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		image, tag string
+		want       string // the built-in's name, or the reason it is not used
+	}{
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1", "", "set-namespace"},
+		{"gcr.io/kpt-fn/set-namespace:v0.4", "", "set-namespace"},
+		{"ghcr.io/kptdev/krm-functions-catalog/apply-replacements:v0.1", "", "apply-replacements"},
+		{"gcr.io/kpt-fn/apply-setters:v0.2.0", "", "apply-setters"},
+		{"ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3", "", "starlark"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace", "~0.4", "set-namespace"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace:v9", "0.4.1 - 0.4.3", "set-namespace"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace", "v0.4.1", "set-namespace"},
+		{"ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5.0", "",
+			"ghcr.io/kptdev/krm-functions-catalog/starlark asks for v0.5.0; the built-in is v0.4.3 (matches :v0.4.3, :v0.4)"},
+		{"ghcr.io/kptdev/krm-functions-catalog/starlark", "",
+			"ghcr.io/kptdev/krm-functions-catalog/starlark has no tag (latest); the built-in is v0.4.3 (matches :v0.4.3, :v0.4)"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace", "~0.5", "ghcr.io/kptdev/krm-functions-catalog/set-namespace tag \"~0.5\" does not allow the built-in v0.4.1"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-namespace", "v0.4.2", "ghcr.io/kptdev/krm-functions-catalog/set-namespace tag v0.4.2 asks for v0.4.2; the built-in is v0.4.1"},
+		{"gcr.io/kpt-fn/set-namespace@sha256:" + strings.Repeat("a", 64), "",
+			"gcr.io/kpt-fn/set-namespace@sha256:" + strings.Repeat("a", 64) + " is pinned to a digest; the built-in is v0.4.1"},
+		{"ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0", "",
+			"set-labels is not built in (built in: apply-replacements v0.1.1, apply-setters v0.2.0, set-namespace v0.4.1, starlark v0.4.3)"},
+		{"example.com/set-namespace:v0.4.1", "", "not handled"},
+		{"", "", "not handled"},
+	}
+	rt := &Runtime{}
+	for _, tt := range tests {
+		for range 2 { // the second answer comes from the cache
+			r, err := rt.Runner(render.Function{Image: tt.image, Tag: tt.tag, Exec: map[bool]string{true: "x"}[tt.image == ""]})
+			got := ""
+			var u *render.Unhandled
+			switch {
+			case err == nil:
+				got = r.(runner).f.Name
+			case errors.As(err, &u):
+				got = u.Error()
+			default:
+				got = "error: " + err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("%s (tag %q):\n got %s\nwant %s", tt.image, tt.tag, got, tt.want)
+			}
+		}
+	}
+}
+
+// run renders a package with the built-ins and returns its files, or fails.
+func run(t *testing.T, files kptpkg.Files) render.Output {
+	t.Helper()
+	return render.Render(render.Input{Files: files}, render.Options{Runtime: &Runtime{}})
+}
+
+const kf = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n"
+
+func TestBuiltinsRun(t *testing.T) {
+	t.Parallel()
+	in := kptpkg.Files{
+		"Kptfile": []byte(kf +
+			"  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1\n    configMap: {namespace: prod}\n" +
+			"  - image: gcr.io/kpt-fn/apply-setters:v0.2\n    configMap: {replicas: \"4\"}\n" +
+			"  - image: ghcr.io/kptdev/krm-functions-catalog/apply-replacements:v0.1.1\n    configPath: replacements.yaml\n" +
+			"  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configPath: star.yaml\n"),
+		"replacements.yaml": []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n" +
+			"replacements:\n- source: {kind: ConfigMap, name: src, fieldPath: data.color}\n  targets:\n  - select: {kind: Deployment}\n    fieldPaths: [metadata.labels.color]\n    options: {create: true}\n"),
+		"star.yaml": []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: s\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n" +
+			"source: |\n  for r in ctx.resource_list[\"items\"]:\n    if r[\"kind\"] == \"Deployment\":\n      r[\"metadata\"][\"annotations\"][\"star\"] = \"yes\"\n"),
+		"src.yaml":    []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: src\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\ndata:\n  color: blue\n"),
+		"deploy.yaml": []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: old\nspec:\n  replicas: 1 # kpt-set: ${replicas}\n"),
+	}
+	out := run(t, in)
+	if out.Failure != nil {
+		t.Fatal(out.Failure)
+	}
+	want := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  namespace: prod\n  annotations:\n    star: \"yes\"\n  labels:\n    color: blue\nspec:\n  replicas: 4 # kpt-set: ${replicas}\n"
+	if diff := cmp.Diff(want, string(out.Files["deploy.yaml"])); diff != "" {
+		t.Errorf("deploy.yaml (-want +got):\n%s", diff)
+	}
+	if n := len(out.Results.Items); n != 4 {
+		t.Errorf("%d results, want one a step", n)
+	}
+}
+
+func TestPanicIsAnErrorResult(t *testing.T) {
+	t.Parallel()
+	r := runner{&Function{Name: "boom", Run: func([]byte) ([]byte, render.Exit) { panic("kaboom") }}}
+	out, exit, err := r.Run([]byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"))
+	if err != nil || exit.Code != 1 || !strings.Contains(string(out), "boom panicked: kaboom") || !strings.Contains(string(out), "severity: error") {
+		t.Errorf("got %q, exit %+v, err %v; want an error result and exit code 1", out, exit, err)
+	}
+}
+
+func TestStarlarkHasNoNetwork(t *testing.T) {
+	t.Parallel()
+	in := kptpkg.Files{
+		"Kptfile": []byte(kf + "  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configPath: star.yaml\n"),
+		"star.yaml": []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: s\n" +
+			"source: |\n  load('http.star', 'http')\n  http.get('http://127.0.0.1:9/')\n"),
+	}
+	out := run(t, in)
+	if out.Failure == nil || !strings.Contains(out.Failure.Message, "network access is off") {
+		t.Errorf("failure %v, want the network refused", out.Failure)
+	}
+}
+
+// TestStarlarkSeesNoEnvironment runs itself with a variable set: after
+// Isolate, starlark's ctx.environment is empty.
+func TestStarlarkSeesNoEnvironment(t *testing.T) {
+	if os.Getenv("KPTKIT_CATALOG_CHILD") == "1" {
+		in := kptpkg.Files{
+			"Kptfile": []byte(kf + "  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configPath: star.yaml\n"),
+			"star.yaml": []byte("apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: s\n" +
+				"source: |\n  for r in ctx.resource_list['items']:\n    if r['kind'] == 'ConfigMap':\n      r['data'] = {'secret': ctx.environment.get('SECRET', 'none')}\n"),
+			"cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+		}
+		before := run(t, in)
+		Isolate()
+		after := run(t, in)
+		if before.Failure != nil || after.Failure != nil {
+			t.Fatal(before.Failure, after.Failure)
+		}
+		os.Stdout.Write(before.Files["cm.yaml"])
+		os.Stdout.Write(after.Files["cm.yaml"])
+		return
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStarlarkSeesNoEnvironment$")
+	cmd.Env = append(os.Environ(), "KPTKIT_CATALOG_CHILD=1", "SECRET=hunter2")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "secret: hunter2") || !strings.Contains(string(out), "secret: none") {
+		t.Errorf("starlark should see the environment before Isolate, and none after:\n%s", out)
+	}
+}
+
+// TestBuiltinsConcurrently: one Runtime, many renders at once (-race).
+func TestBuiltinsConcurrently(t *testing.T) {
+	t.Parallel()
+	in := kptpkg.Files{
+		"Kptfile": []byte(kf +
+			"  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1\n    configMap: {namespace: prod}\n" +
+			"  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configMap: {source: \"pass\"}\n"),
+		"cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+	}
+	rt := &Runtime{}
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			out := render.Render(render.Input{Files: in}, render.Options{Runtime: rt})
+			if out.Failure != nil || !strings.Contains(string(out.Files["cm.yaml"]), "namespace: prod") {
+				t.Errorf("failure %v, files %q", out.Failure, out.Files["cm.yaml"])
+			}
+		})
+	}
+	wg.Wait()
+}

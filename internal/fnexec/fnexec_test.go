@@ -1,0 +1,163 @@
+package fnexec
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kptkit/kptkit/pkg/inject"
+	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/pkgcontext"
+	"github.com/kptkit/kptkit/pkg/render"
+)
+
+var registry = []krmfn.Function{pkgcontext.Function, inject.Function}
+
+func TestSplitCommand(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"../../bin/fn", []string{"../../bin/fn"}, false},
+		{"  fn  --a b\t'c d'  ", []string{"fn", "--a", "b", "c d"}, false},
+		{`fn "a \"b\" $c" x\ y`, []string{"fn", `a "b" $c`, "x y"}, false},
+		{`fn 'unterminated`, nil, true},
+		{`fn \`, nil, true},
+		{``, nil, false},
+	}
+	for _, tt := range tests {
+		got, err := splitCommand(tt.in)
+		if (err != nil) != tt.err || !cmp.Equal(got, tt.want) {
+			t.Errorf("splitCommand(%q) = %q, %v; want %q (error %v)", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+// TestKptkitBinariesRunInProcess builds a function binary: it runs in
+// process whatever its name; other binaries run as processes.
+func TestKptkitBinariesRunInProcess(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "renamed")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../functions/set-package-context").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	e := &Exec{Functions: registry, Dir: dir, Env: []string{"PATH=" + dir}}
+	for _, cmd := range []string{bin, "./renamed", "renamed"} {
+		r, err := e.Command(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := r.(render.InProcess); !ok || p.Function.Name != "set-package-context" {
+			t.Errorf("%s: got %T, want set-package-context in process", cmd, r)
+		}
+	}
+	// With an argument the binary refuses, it runs as itself.
+	if r, err := e.Command(bin + " --extra"); err != nil {
+		t.Fatal(err)
+	} else if _, ok := r.(*Process); !ok {
+		t.Errorf("with arguments: got %T, want a process", r)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	if r, err := e.Command(sh); err != nil {
+		t.Fatal(err)
+	} else if _, ok := r.(*Process); !ok {
+		t.Errorf("sh: got %T, want a process", r)
+	}
+	if _, err := e.Command("not-there"); err == nil || !strings.Contains(err.Error(), "executable file not found") {
+		t.Errorf("a missing command: %v", err)
+	}
+}
+
+func TestPick(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		id   identity
+		args []string
+		want string
+	}{
+		{identity{ours: true, function: "inject-config"}, []string{"/x/whatever"}, "inject-config"},
+		{identity{ours: true, function: "inject-config"}, []string{"/x/whatever", "--help"}, ""},
+		{identity{ours: true}, []string{"/x/set-package-context"}, "set-package-context"},
+		{identity{ours: true}, []string{"/x/kptkit", "inject-config"}, "inject-config"},
+		{identity{ours: true}, []string{"/x/kptkit"}, ""},
+		{identity{ours: true}, []string{"/x/kptkit", "render"}, ""},
+		{identity{}, []string{"/x/set-package-context"}, ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if f := pick(&tt.id, tt.args, registry); f != nil {
+			got = f.Name
+		}
+		if got != tt.want {
+			t.Errorf("pick(%+v, %q) = %q, want %q", tt.id, tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestProcess(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	p := &Process{Path: sh, Args: []string{"-c", "cat; echo oops >&2; exit 3"}, Env: []string{}}
+	out, exit, err := p.Run([]byte("in\n"))
+	if err != nil || string(out) != "in\n" || exit != (render.Exit{Code: 3, Stderr: "oops\n"}) {
+		t.Errorf("got %q, %+v, %v", out, exit, err)
+	}
+	p = &Process{Path: filepath.Join(t.TempDir(), "missing")}
+	if _, _, err := p.Run(nil); err == nil || !strings.HasPrefix(err.Error(), "unexpected function error: ") {
+		t.Errorf("a missing binary: %v", err)
+	}
+}
+
+func TestContainerWithoutEngine(t *testing.T) {
+	t.Parallel()
+	fn := render.Function{Image: "ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0"}
+	tests := []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"PATH=" + t.TempDir()},
+			"ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0 needs a container engine, and docker is not installed; " +
+				"ways out: --exec-for ghcr.io/kptdev/krm-functions-catalog/set-labels=PATH runs a binary of the function instead, or start docker or podman (KPT_FN_RUNTIME=podman)"},
+		{[]string{"KPT_FN_RUNTIME=rkt"}, "unsupported runtime"},
+	}
+	for _, tt := range tests {
+		_, err := (&Container{Env: tt.env}).Runner(fn)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("env %q: got %v, want %q", tt.env, err, tt.want)
+		}
+	}
+	_, err := (&Container{}).Runner(render.Function{Image: "x/y", Tag: "~1.2"})
+	if err == nil || !strings.Contains(err.Error(), "version constraint") {
+		t.Errorf("a tag constraint: %v", err)
+	}
+}
+
+func TestExecFor(t *testing.T) {
+	t.Parallel()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	x := &ExecFor{Exec: &Exec{Env: os.Environ()}, Images: map[string]string{"example.com/fn": sh, "example.com/pinned:v1": sh}}
+	for image, handled := range map[string]bool{
+		"example.com/fn:v3": true, "example.com/fn": true, "example.com/pinned:v1": true, "example.com/pinned:v2": false, "other/fn": false,
+	} {
+		r, err := x.Runner(render.Function{Image: image})
+		if got := err == nil && r != nil; got != handled {
+			t.Errorf("%s: handled %v, want %v (%v)", image, got, handled, err)
+		}
+	}
+}
