@@ -56,7 +56,7 @@ var (
 // buildEquivBinaries builds kptkit, its function binaries and the catalog
 // functions' mains into .tools/equivalence (kept between runs: go build
 // relinks a binary only when its code changed).
-func buildEquivBinaries(t *testing.T) equivBinaries {
+func buildEquivBinaries(t testing.TB) equivBinaries {
 	t.Helper()
 	equivOnce.Do(func() {
 		// A folder that lasts: go build relinks only what changed.

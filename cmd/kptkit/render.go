@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -124,6 +125,10 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 		return err
 	}
 	env := isolate()
+	// A render makes much short-lived garbage (every SDK step writes and
+	// parses its items): collect less often, within a bound.
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(4 << 30)
 	runtime := newRuntime(env, f.prefixes, execFor)
 	p := &renderLog{w: stderr}
 	out := render.Render(render.Input{Files: files}, render.Options{

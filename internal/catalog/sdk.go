@@ -26,17 +26,93 @@ var (
 )
 
 // sdkRun runs a processor written for the kpt functions SDK as the
-// function's main (fn.AsMain) does: the SDK parses the ResourceList, the
-// processor runs, the SDK writes the list (sorting its items); a failure
-// exits 1 with the SDK's message on stderr.
+// function's main (fn.AsMain, fn.Run) does: the SDK parses the
+// ResourceList, the processor runs, the list is written with its items
+// sorted; a failure exits 1 with the SDK's message on stderr.
 func sdkRun(p sdk.ResourceListProcessor) func([]byte) ([]byte, render.Exit) {
 	return func(in []byte) ([]byte, render.Exit) {
-		out, err := sdk.Run(p, in)
+		out, err := runSDK(p, in)
 		if err != nil {
 			return out, render.Exit{Code: 1, Stderr: fmt.Sprintf("failed to evaluate function: %v", err)}
 		}
 		return out, render.Exit{}
 	}
+}
+
+// runSDK is the SDK's fn.Run, writing the list item by item (writeSDK).
+func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
+	rl, err := sdk.ParseResourceList(in)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		// As fn.Run: the SDK's own field errors become results; any other
+		// panic goes on (to the runner, which makes it an error result).
+		switch v := recover().(type) {
+		case nil:
+			return
+		case sdk.ErrKubeObjectFields:
+			err = &v
+		case *sdk.ErrKubeObjectFields:
+			err = v
+		case sdk.ErrSubObjectFields:
+			err = &v
+		case *sdk.ErrSubObjectFields:
+			err = v
+		default:
+			panic(v)
+		}
+		rl.LogResult(err)
+		out, _ = writeSDK(rl)
+	}()
+	success, fnErr := p.Process(rl)
+	out, err = writeSDK(rl)
+	switch {
+	case err != nil:
+		return out, err
+	case fnErr != nil:
+		return out, fnErr
+	case !success:
+		return out, fmt.Errorf("error: function failure")
+	}
+	return out, nil
+}
+
+// writeSDK writes a ResourceList byte for byte as the SDK's ToYAML does
+// (items sorted; TestWriteSDKCorpus), with the SDK's own encoder, an item
+// at a time: its encoder keeps every event of a document until the end,
+// which for thousands of items costs hundreds of megabytes. The list
+// without its items gives the frame; each item is written as the one item
+// of a list, which the encoder writes as it writes it among the others.
+func writeSDK(rl *sdk.ResourceList) ([]byte, error) {
+	rl.Sort()
+	frame, err := (&sdk.ResourceList{FunctionConfig: rl.FunctionConfig, Results: rl.Results}).ToYAML()
+	if err != nil || len(rl.Items) == 0 {
+		return frame, err
+	}
+	const kind = "kind: ResourceList\n"
+	at := bytes.Index(frame, []byte(kind))
+	if at < 0 {
+		return rl.ToYAML()
+	}
+	at += len(kind)
+	var b bytes.Buffer
+	b.Write(frame[:at])
+	b.WriteString("items:\n")
+	empty := sdk.NewEmptyKubeObject()
+	for _, it := range rl.Items {
+		one, err := (&sdk.ResourceList{Items: []*sdk.KubeObject{it}, FunctionConfig: empty}).ToYAML()
+		if err != nil {
+			return nil, err
+		}
+		i := bytes.Index(one, []byte(kind+"items:\n"))
+		if i < 0 {
+			return rl.ToYAML()
+		}
+		b.Write(one[i+len(kind)+len("items:\n"):])
+	}
+	b.Write(frame[at:])
+	return b.Bytes(), nil
 }
 
 // ApplySetters is apply-setters v0.2.0's processor (its main.go) on the
@@ -63,16 +139,57 @@ var ApplySetters framework.ResourceListProcessor = framework.ResourceListProcess
 	return nil
 })
 
-// applySetters runs ApplySetters as its main does: kyaml's framework reads
-// and writes the list; a failure exits 1 with the error on stderr (the
-// command prints it, and so does main).
+// applySetters runs ApplySetters as its main does (kyaml's
+// framework.Execute over stdin and stdout): the list is read, the
+// annotations kyaml migrates are reconciled, and the list written back
+// (item by item, as render.EncodeList writes kyaml's ByteWriter output); a
+// failure exits 1 with the error on stderr (the command prints it, and so
+// does main).
 func applySetters(in []byte) ([]byte, render.Exit) {
-	var out bytes.Buffer
-	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(in), Writer: &out, KeepReaderAnnotations: true}
-	if err := framework.Execute(ApplySetters, rw); err != nil {
-		return out.Bytes(), render.Exit{Code: 1, Stderr: fmt.Sprintf("%v", err) + fmt.Sprintln(err)}
+	out, err := executeFramework(ApplySetters, in)
+	if err != nil {
+		return out, render.Exit{Code: 1, Stderr: fmt.Sprintf("%v", err) + fmt.Sprintln(err)}
 	}
-	return out.Bytes(), render.Exit{}
+	return out, render.Exit{}
+}
+
+// executeFramework is kyaml's framework.Execute over bytes.
+func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, error) {
+	r := &kio.ByteReader{Reader: bytes.NewReader(in)}
+	var rl framework.ResourceList
+	var err error
+	if rl.Items, err = r.Read(); err != nil {
+		return nil, fmt.Errorf("failed to read ResourceList input: %w", err)
+	}
+	rl.FunctionConfig = r.FunctionConfig
+	annos, err := kio.PreprocessResourcesForInternalAnnotationMigration(rl.Items)
+	if err != nil {
+		return nil, err
+	}
+	retErr := p.Process(&rl)
+	if err := kio.ReconcileInternalAnnotations(rl.Items, annos); err != nil {
+		return nil, err
+	}
+	results := r.Results
+	if len(rl.Results) > 0 {
+		b, err := yaml.Marshal(rl.Results)
+		if err != nil {
+			return nil, err
+		}
+		if results, err = yaml.Parse(string(b)); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range rl.Items {
+		if err := yaml.ClearEmptyAnnotations(n); err != nil {
+			return nil, err
+		}
+	}
+	out, err := render.EncodeList(rl.Items, rl.FunctionConfig, results)
+	if err != nil {
+		return nil, err
+	}
+	return out, retErr
 }
 
 // panicked is the output of a built-in that panicked: an error result, and

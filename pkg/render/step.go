@@ -118,7 +118,7 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 			return nil, nil, Exit{}, err
 		}
 	}
-	in, err := writeList(input, cfg)
+	in, err := EncodeList(input, cfg, nil)
 	if err != nil {
 		return nil, nil, Exit{}, err
 	}
@@ -143,13 +143,13 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 	return output, r.Results, exit, nil
 }
 
-// writeList writes items and a functionConfig as a ResourceList, byte for
-// byte as kyaml's ByteWriter writes one (TestWriteListCorpus). Each item is
-// encoded on its own, as the one element of a list (which yaml.v3 writes as
-// it writes it among the others): the encoder keeps every event of a
-// document until its end, so thousands of items encoded at once cost
-// hundreds of megabytes.
-func writeList(items []*yaml.RNode, cfg *yaml.RNode) ([]byte, error) {
+// EncodeList writes items, a functionConfig and results (either may be
+// nil) as a ResourceList, byte for byte as kyaml's ByteWriter writes one
+// (TestWriteListCorpus), the items unchanged. Each item is encoded on its
+// own, as the one element of a list (which yaml.v3 writes as it writes it
+// among the others): the encoder keeps every event of a document until its
+// end, so thousands of items encoded at once cost hundreds of megabytes.
+func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("apiVersion: " + kio.ResourceListAPIVersion + "\nkind: " + kio.ResourceListKind + "\nitems:")
 	if len(items) == 0 {
@@ -163,9 +163,15 @@ func writeList(items []*yaml.RNode, cfg *yaml.RNode) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if cfg != nil {
-		fc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "functionConfig"}, cfg.YNode()}}
-		if err := encodeDoc(&b, fc); err != nil {
+	for _, f := range []struct {
+		key string
+		n   *yaml.RNode
+	}{{"functionConfig", fnConfig}, {"results", results}} {
+		if f.n == nil {
+			continue
+		}
+		m := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: f.key}, f.n.YNode()}}
+		if err := encodeDoc(&b, m); err != nil {
 			return nil, err
 		}
 	}

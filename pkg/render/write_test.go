@@ -14,12 +14,16 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
 )
 
-// TestWriteListCorpus: writeList writes what kyaml's ByteWriter writes, for
-// every package of the Nephio catalog as a ResourceList.
+// TestWriteListCorpus: EncodeList writes what kyaml's ByteWriter writes,
+// for every package of the Nephio catalog as a ResourceList.
 func TestWriteListCorpus(t *testing.T) {
 	t.Parallel()
 	root := corpus.Nephio(t)
 	cfg, err := yaml.Parse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata:\n  k: v # c\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := yaml.Parse("- message: m\n  severity: info # c\n  file: {path: a.yaml}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,17 +42,17 @@ func TestWriteListCorpus(t *testing.T) {
 		}
 		for _, c := range []*yaml.RNode{nil, cfg} {
 			var want bytes.Buffer
-			w := kio.ByteWriter{Writer: &want, KeepReaderAnnotations: true, FunctionConfig: c,
+			w := kio.ByteWriter{Writer: &want, KeepReaderAnnotations: true, FunctionConfig: c, Results: results,
 				WrappingAPIVersion: kio.ResourceListAPIVersion, WrappingKind: kio.ResourceListKind}
 			if err := w.Write(items); err != nil {
 				return err
 			}
-			got, err := writeList(items, c)
+			got, err := EncodeList(items, c, results)
 			if err != nil {
 				return err
 			}
 			if !bytes.Equal(got, want.Bytes()) {
-				t.Errorf("%s: writeList differs from kio.ByteWriter", p)
+				t.Errorf("%s: EncodeList differs from kio.ByteWriter", p)
 			}
 		}
 		n++
@@ -59,5 +63,17 @@ func TestWriteListCorpus(t *testing.T) {
 	}
 	if n < 50 {
 		t.Fatalf("%d packages", n)
+	}
+}
+
+func TestEncodeListEmpty(t *testing.T) {
+	t.Parallel()
+	var want bytes.Buffer
+	if err := (kio.ByteWriter{Writer: &want, WrappingAPIVersion: kio.ResourceListAPIVersion, WrappingKind: kio.ResourceListKind}).Write(nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeList(nil, nil, nil)
+	if err != nil || string(got) != want.String() {
+		t.Errorf("got %q, %v; want %q", got, err, want.String())
 	}
 }
