@@ -151,20 +151,11 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 	swaps := toExec(t, roots["kpt"], bins.catalog)
 
 	run := func(dir string, env []string, name string, args ...string) (int, string) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
-		var stderr bytes.Buffer
-		cmd.Stderr, cmd.Stdout = &stderr, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, stderr.String()
+		code, stdout, stderr := runIn(t, dir, env, name, args...)
+		return code, stdout + stderr
 	}
 	epoch := []string{"SOURCE_DATE_EPOCH=1700000000"}
+	compareStdout(t, roots, bins, kpt, epoch, swaps)
 	start := time.Now()
 	kcode, kout := run(roots["kptkit"], epoch, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "--results-dir", filepath.Join(tmp, "results-kptkit"))
 	mid := time.Now()
@@ -205,6 +196,41 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 		t.Logf("kptkit:\n%s\nkpt:\n%s", kout, pout)
 	}
 	return named
+}
+
+// runIn runs a command in dir with more environment; it returns the exit
+// code, stdout and stderr.
+func runIn(t *testing.T, dir string, env []string, name string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+// compareStdout renders with -o stdout (which changes no file) and
+// compares the ResourceLists, kpt's exec entries read as their images.
+func compareStdout(t *testing.T, roots map[string]string, bins equivBinaries, kpt string, env []string, swaps []swap) {
+	t.Helper()
+	kcode, got, kerr := runIn(t, roots["kptkit"], env, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "-o", "stdout")
+	pcode, want, perr := runIn(t, roots["kpt"], append(env, "KPT_DISABLE_ATTRIBUTION=1"), kpt, "fn", "render", "--allow-exec", "-o", "stdout")
+	if kcode != pcode {
+		t.Fatalf("-o stdout exit code: kptkit %d, kpt %d\n%s\n%s", kcode, pcode, kerr, perr)
+	}
+	for _, s := range swaps {
+		want = strings.Replace(want, "exec: "+s.exec, "image: "+s.image, 1)
+	}
+	if got != want {
+		t.Errorf("-o stdout differs (-kpt +kptkit):\n%s", cmp.Diff(want, got))
+	}
 }
 
 func union(a, b kptpkg.Files) map[string]bool {

@@ -97,7 +97,7 @@ func TestExecuteFrameworkCorpus(t *testing.T) {
 var namespaceList = regexp.MustCompile(`namespace ("[^"]*",?)+ updated`)
 
 func sortList(m []byte) []byte {
-	list := bytes.Split(m[len("namespace ") : len(m)-len(" updated")], []byte(","))
+	list := bytes.Split(m[len("namespace "):len(m)-len(" updated")], []byte(","))
 	slices.SortFunc(list, bytes.Compare)
 	return append(append([]byte("namespace "), bytes.Join(list, []byte(","))...), " updated"...)
 }
