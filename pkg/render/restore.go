@@ -94,6 +94,35 @@ func settled(from, to *yaml.Node) bool {
 // in to come last, and every shared key and value is settled; values only
 // in to hold no folded scalar.
 func settledMap(from, to *yaml.Node) bool {
+	if len(from.Content) > 64 || len(to.Content) > 64 {
+		return settledBigMap(from, to)
+	}
+	last, extra := -1, false
+	for i := 0; i+1 < len(to.Content); i += 2 {
+		k, v := to.Content[i], to.Content[i+1]
+		j := -1
+		for f := 0; f+1 < len(from.Content); f += 2 {
+			if from.Content[f].Value == k.Value {
+				if j >= 0 {
+					return false // a key twice
+				}
+				j = f
+			}
+		}
+		for d := i + 2; d+1 < len(to.Content); d += 2 {
+			if to.Content[d].Value == k.Value {
+				return false
+			}
+		}
+		if !settledPair(from, j, k, v, &last, &extra) {
+			return false
+		}
+	}
+	return true
+}
+
+// settledBigMap is settledMap with an index of from's keys.
+func settledBigMap(from, to *yaml.Node) bool {
 	idx := make(map[string]int, len(from.Content)/2)
 	for i := 0; i+1 < len(from.Content); i += 2 {
 		if _, dup := idx[from.Content[i].Value]; dup {
@@ -111,17 +140,26 @@ func settledMap(from, to *yaml.Node) bool {
 		seen[k.Value] = true
 		j, ok := idx[k.Value]
 		if !ok {
-			extra = true
-			if !unfolded(k) || !unfolded(v) {
-				return false
-			}
-			continue
+			j = -1
 		}
-		if extra || j < last || !settled(from.Content[j], k) || !settled(from.Content[j+1], v) {
+		if !settledPair(from, j, k, v, &last, &extra) {
 			return false
 		}
-		last = j
 	}
+	return true
+}
+
+// settledPair checks one key and value of to against from's at j (-1:
+// from has no such key), in order after *last.
+func settledPair(from *yaml.Node, j int, k, v *yaml.Node, last *int, extra *bool) bool {
+	if j < 0 {
+		*extra = true
+		return unfolded(k) && unfolded(v)
+	}
+	if *extra || j < *last || !settled(from.Content[j], k) || !settled(from.Content[j+1], v) {
+		return false
+	}
+	*last = j
 	return true
 }
 

@@ -66,6 +66,9 @@ func (r *renderer) do(dir string, f *Function, run Runner, input []*yaml.RNode, 
 	}
 	pp := r.annotationPath(dir)
 	for _, n := range output {
+		if v, _, ok := annotation(n, packagePathAnnotation); ok && v != "" {
+			continue
+		}
 		if n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation] == "" {
 			if err := n.PipeE(yaml.SetAnnotation(packagePathAnnotation, pp)); err != nil {
 				return output, nil, err
@@ -137,7 +140,7 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 	if runErr != nil {
 		return output, r.Results, exit, runErr
 	}
-	if err := kioutil.DefaultPathAnnotation(functionScope(cfg), output); err != nil {
+	if err := defaultPaths(functionScope(cfg), output); err != nil {
 		return nil, nil, exit, err
 	}
 	return output, r.Results, exit, nil
@@ -197,7 +200,7 @@ func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode
 		if err := setIDs(n, strconv.Itoa(i+1)); err != nil {
 			return nil, nil, Exit{}, err
 		}
-		before[i] = n.Copy()
+		before[i] = yaml.NewRNode(snapshot(n.YNode()))
 	}
 	rl := resourcelist.FromNodes(input, cfg)
 	krmfn.Apply(p.Function, rl, p.Env)
@@ -211,7 +214,7 @@ func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode
 	if exit.Code != 0 {
 		return output, fr, exit, &ExitError{exit}
 	}
-	if err := kioutil.DefaultPathAnnotation(functionScope(cfg), output); err != nil {
+	if err := defaultPaths(functionScope(cfg), output); err != nil {
 		return nil, nil, Exit{}, err
 	}
 	return output, fr, exit, nil

@@ -94,7 +94,7 @@ func (r *renderer) localItems(in Input) ([]*yaml.RNode, error) {
 			{kioutil.LegacyPathAnnotation, p}, //nolint:staticcheck // kpt sets both
 			{packagePathAnnotation, r.annotationPath(dir)},
 		} {
-			if err := n.PipeE(yaml.SetAnnotation(kv[0], kv[1])); err != nil {
+			if err := setAnnotation(n, kv[0], kv[1]); err != nil {
 				return nil, err
 			}
 		}
@@ -116,13 +116,16 @@ func packageOf(pkgs map[string]bool, p string) string {
 // configExists checks a configPath of the package at dir as kpt does: it
 // names a file of the package's resources that holds one resource.
 func (r *renderer) configExists(dir string) func(string) error {
+	var byPath map[string][]*yaml.RNode
 	return func(p string) error {
-		var found []*yaml.RNode
-		for _, n := range r.tree.local[dir] {
-			if np, _, _ := kioutil.GetFileAnnotations(n); path.Clean(np) == p {
-				found = append(found, n)
+		if byPath == nil {
+			byPath = map[string][]*yaml.RNode{}
+			for _, n := range r.tree.local[dir] {
+				np, _, _ := kioutil.GetFileAnnotations(n)
+				byPath[path.Clean(np)] = append(byPath[path.Clean(np)], n)
 			}
 		}
+		found := byPath[p]
 		switch {
 		case len(found) == 0:
 			return fmt.Errorf("functionConfig must exist in the current package")

@@ -1,0 +1,140 @@
+package render
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// annotationsNode returns an item's metadata.annotations mapping (nil when
+// it has none), read from the node without decoding it; ok is false when
+// the item is not plain enough to read so (aliases, an annotation that is
+// not a scalar), and the caller should ask kyaml.
+func annotationsNode(n *yaml.RNode) (annos *yaml.Node, ok bool) {
+	m := n.YNode()
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	meta := mapValue(m, "metadata")
+	if meta == nil {
+		return nil, true
+	}
+	if meta.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	annos = mapValue(meta, "annotations")
+	if annos == nil {
+		return nil, true
+	}
+	if annos.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	for i := 0; i+1 < len(annos.Content); i += 2 {
+		if annos.Content[i].Kind != yaml.ScalarNode || annos.Content[i+1].Kind != yaml.ScalarNode {
+			return nil, false
+		}
+	}
+	return annos, true
+}
+
+// mapValue returns the value of key in a mapping node, or nil.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// annotation reads one annotation of an item; ok is false when it cannot
+// be read directly (see annotationsNode).
+func annotation(n *yaml.RNode, key string) (value string, found, ok bool) {
+	annos, ok := annotationsNode(n)
+	if !ok || annos == nil {
+		return "", false, ok
+	}
+	if v := mapValue(annos, key); v != nil {
+		return v.Value, true, true
+	}
+	return "", false, true
+}
+
+// setAnnotation sets an annotation as kyaml does, unless it already has
+// that value (kyaml would rewrite it alike).
+func setAnnotation(n *yaml.RNode, key, value string) error {
+	if v, found, ok := annotation(n, key); ok && found && v == value {
+		return nil
+	}
+	return n.PipeE(yaml.SetAnnotation(key, value))
+}
+
+// settledPaths reports whether kyaml's DefaultPathAnnotation would leave
+// the item as it is: it has its path, and each pair of annotations kyaml
+// keeps twice (path, index, id) is both there or both absent.
+func settledPaths(n *yaml.RNode) bool {
+	annos, ok := annotationsNode(n)
+	if !ok || annos == nil {
+		return false
+	}
+	has := func(k string) bool {
+		v := mapValue(annos, k)
+		return v != nil && v.Value != ""
+	}
+	for _, pair := range [][2]string{
+		{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation},   //nolint:staticcheck // kpt keeps both
+		{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation}, //nolint:staticcheck // kpt keeps both
+		{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation},       //nolint:staticcheck // kpt keeps both
+	} {
+		if has(pair[0]) != has(pair[1]) {
+			return false
+		}
+	}
+	return mapValue(annos, kioutil.PathAnnotation) != nil
+}
+
+// defaultPaths gives items without a path one in dir, as kyaml's
+// DefaultPathAnnotation does, asking kyaml only about items it would change.
+func defaultPaths(dir string, items []*yaml.RNode) error {
+	var todo []*yaml.RNode
+	for _, n := range items {
+		if !settledPaths(n) {
+			todo = append(todo, n)
+		}
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	return kioutil.DefaultPathAnnotation(dir, todo)
+}
+
+// snapshot copies a node tree, as yaml.CopyYNode does, into one slab of
+// nodes (a step copies every item it runs on).
+func snapshot(n *yaml.Node) *yaml.Node {
+	nodes, links := 0, 0
+	var count func(*yaml.Node)
+	count = func(n *yaml.Node) {
+		nodes++
+		links += len(n.Content)
+		for _, c := range n.Content {
+			count(c)
+		}
+	}
+	count(n)
+	slab := make([]yaml.Node, 0, nodes)
+	ptrs := make([]*yaml.Node, 0, links)
+	var cp func(*yaml.Node) *yaml.Node
+	cp = func(n *yaml.Node) *yaml.Node {
+		slab = append(slab, *n)
+		c := &slab[len(slab)-1]
+		if len(n.Content) > 0 {
+			start := len(ptrs)
+			ptrs = ptrs[:start+len(n.Content)]
+			c.Content = ptrs[start : start+len(n.Content) : start+len(n.Content)]
+			for i, child := range n.Content {
+				c.Content[i] = cp(child)
+			}
+		}
+		return c
+	}
+	return cp(n)
+}
