@@ -170,7 +170,7 @@ func (r *renderer) fail(dir string, f *Function, err error) error {
 	}
 	failure = &Failure{Package: dir, Message: err.Error()}
 	if f != nil {
-		failure.Function, failure.Field = f.String(), f.Field()
+		failure.Image, failure.Exec, failure.List, failure.Index = f.Image, f.Exec, f.List(), f.Index
 	}
 	return failure
 }

@@ -302,6 +302,10 @@ items:
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("results.yaml (-want +got):\n%s", diff)
 	}
+	wantFailure := &render.Failure{Image: "ghcr.io/kptkit/fail", List: "mutators", Index: 1, Message: "no good"}
+	if diff := cmp.Diff(wantFailure, out.Failure); diff != "" {
+		t.Errorf("failure (-want +got):\n%s", diff)
+	}
 }
 
 // TestRenderProgress: Progress hears of packages and steps in order.

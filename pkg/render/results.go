@@ -148,22 +148,38 @@ func liftLegacy(e *yaml.RNode, r *framework.Result) {
 }
 
 // Failure says why a render failed: which step (its package, list, index
-// and function) or which Kptfile, and the function's own message.
+// and function) or which Kptfiles, and the function's own message (its
+// error results' messages, or what it wrote on stderr).
 type Failure struct {
-	Package  string // folder of the package ("" for the root)
-	Function string // image or exec; "" when no step failed
-	Field    string // pipeline.mutators[1]; "" when no step failed
-	Message  string
-	Problems []Problem // mistakes in Kptfiles, all of them
+	Package string // folder of the package ("" for the root)
+	// Image and Exec name the function of the step that failed; both are
+	// empty when no step failed (a Kptfile is wrong, the tree unreadable).
+	Image, Exec string
+	List        string // "mutators" or "validators"; "" when no step failed
+	Index       int    // the step's place in its list
+	Message     string
+	Problems    []Problem // mistakes in Kptfiles, all of them
+}
+
+// Step names the step that failed: pipeline.mutators[1]; "" for none.
+func (f *Failure) Step() string {
+	if f.List == "" {
+		return ""
+	}
+	return fmt.Sprintf("pipeline.%s[%d]", f.List, f.Index)
 }
 
 func (f *Failure) Error() string {
-	if f.Function == "" {
+	fn := f.Image
+	if fn == "" {
+		fn = f.Exec
+	}
+	if f.List == "" {
 		return f.Message
 	}
 	where := ""
 	if f.Package != "" {
 		where = fmt.Sprintf(" of package %s", f.Package)
 	}
-	return fmt.Sprintf("%s (%s%s) failed: %s", f.Function, f.Field, where, f.Message)
+	return fmt.Sprintf("%s (%s%s) failed: %s", fn, f.Step(), where, f.Message)
 }
