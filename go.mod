@@ -3,6 +3,11 @@ module github.com/kptkit/kptkit
 go 1.26.3
 
 require (
+	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-replacements v0.1.1
+	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-setters v0.2.0
+	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/set-namespace v0.4.1
+	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/starlark v0.4.3
+	github.com/GoogleContainerTools/kpt-functions-sdk/go/fn v0.0.0-20220506190241-f85503febd54
 	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/go-git/go-git/v5 v5.16.3
 	github.com/google/cel-go v0.31.0
@@ -10,6 +15,7 @@ require (
 	github.com/google/go-containerregistry v0.22.1
 	github.com/google/go-jsonnet v0.21.0
 	github.com/monochromegane/go-gitignore v0.0.0-20200626010858-205db1a8cc00
+	github.com/qri-io/starlib v0.5.0
 	github.com/schollz/progressbar/v3 v3.18.0
 	golang.org/x/term v0.31.0
 	sigs.k8s.io/kustomize/kyaml v0.21.2
@@ -19,11 +25,6 @@ require (
 	cel.dev/expr v0.25.1 // indirect
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/360EntSecGroup-Skylar/excelize v1.4.1 // indirect
-	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-replacements v0.1.1 // indirect
-	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-setters v0.2.0 // indirect
-	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/set-namespace v0.4.1 // indirect
-	github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/starlark v0.4.3 // indirect
-	github.com/GoogleContainerTools/kpt-functions-sdk/go/fn v0.0.0-20220506190241-f85503febd54 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/PuerkitoBio/goquery v1.5.1 // indirect
@@ -71,7 +72,6 @@ require (
 	github.com/paulmach/orb v0.1.5 // indirect
 	github.com/pjbgf/sha1cd v0.3.2 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
-	github.com/qri-io/starlib v0.5.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/sirupsen/logrus v1.9.4 // indirect

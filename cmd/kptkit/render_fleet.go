@@ -1,22 +1,62 @@
 package main
 
 import (
-	"errors"
+	"os"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/functions"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/render"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-// fleetRenderer renders each variant's package with kptkit's pipeline
-// runtime.
-type fleetRenderer struct{}
+// fleetRenderer renders each variant's package with kptkit render's
+// runtime (kptkit's own functions and the built-in catalog functions in
+// process, images in a container engine when one answers; no exec: a
+// fleet's packages come from elsewhere). One runtime serves every variant.
+type fleetRenderer struct{ opts render.Options }
 
-func newFleetRenderer() (fleet.Renderer, error) { return fleetRenderer{}, nil }
+func newFleetRenderer() (fleet.Renderer, error) {
+	return fleetRenderer{render.Options{
+		Runtime: newRuntime(os.Environ(), nil, nil),
+		Env:     functions.Env(),
+	}}, nil
+}
 
-// Render is wired to pkg/render when it lands (issue 12).
-func (fleetRenderer) Render(kptpkg.Files, []*yaml.RNode, []*yaml.RNode) (kptpkg.Files, result.List, error) {
-	return nil, nil, errors.New("the pipeline runtime is not built yet: use --render=false")
+// Render implements fleet.Renderer: the steps' results, each message led
+// by its function, and on failure the step and the function's own message.
+func (r fleetRenderer) Render(files kptpkg.Files, items, before []*yaml.RNode) (kptpkg.Files, result.List, error) {
+	out := render.Render(render.Input{Files: files, Items: items, Before: before}, r.opts)
+	var rs result.List
+	for _, step := range out.Results.Items {
+		name := step.Image
+		if name == "" {
+			name = step.Exec
+		}
+		for _, fr := range step.Results {
+			if fr == nil {
+				continue
+			}
+			res := result.New(result.Severity(fr.Severity), "%s: %s", name, fr.Message)
+			if fr.Severity == "" {
+				res.Severity = result.SeverityInfo
+			}
+			if ref := fr.ResourceRef; ref != nil {
+				res = res.WithRef(result.ResourceRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, Namespace: ref.Namespace})
+			}
+			if fr.Field != nil {
+				res = res.WithField(fr.Field.Path)
+			}
+			if fr.File != nil {
+				res = res.WithFile(fr.File.Path, fr.File.Index)
+			}
+			rs = append(rs, res)
+		}
+	}
+	if out.Failure != nil {
+		return nil, rs, out.Failure
+	}
+	return out.Files, rs, nil
 }

@@ -51,7 +51,7 @@ func writePkg(t *testing.T, files kptpkg.Files) string {
 	return dir
 }
 
-func runKptkit(args ...string) (int, string, string) {
+func kptkitRun(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(append([]string{"kptkit"}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
@@ -63,7 +63,7 @@ func TestRenderInPlace(t *testing.T) {
 	t.Parallel()
 	dir := writePkg(t, renderPkg)
 	results := filepath.Join(t.TempDir(), "results")
-	code, stdout, stderr := runKptkit("render", dir, "--builtin-prefix", "ghcr.io/me/kptkit", "--results-dir", results)
+	code, stdout, stderr := kptkitRun("render", dir, "--builtin-prefix", "ghcr.io/me/kptkit", "--results-dir", results)
 	if code != 0 {
 		t.Fatalf("exit code %d: %s", code, stderr)
 	}
@@ -97,7 +97,7 @@ For complete results, see ` + filepath.Join(results, "results.yaml") + "\n"
 		t.Errorf("results.yaml: %v\n%s", err, b)
 	}
 	// A second render changes nothing.
-	if code, _, stderr := runKptkit("render", dir, "--builtin-prefix=ghcr.io/me/kptkit"); code != 0 {
+	if code, _, stderr := kptkitRun("render", dir, "--builtin-prefix=ghcr.io/me/kptkit"); code != 0 {
 		t.Fatal(stderr)
 	}
 	again, _ := pkgfs.Read(dir)
@@ -109,7 +109,7 @@ For complete results, see ` + filepath.Join(results, "results.yaml") + "\n"
 func TestRenderOutput(t *testing.T) {
 	t.Parallel()
 	dir := writePkg(t, renderPkg)
-	code, stdout, stderr := runKptkit("render", "-o", "stdout", "--builtin-prefix", "ghcr.io/me/kptkit", dir)
+	code, stdout, stderr := kptkitRun("render", "-o", "stdout", "--builtin-prefix", "ghcr.io/me/kptkit", dir)
 	if code != 0 {
 		t.Fatalf("exit code %d: %s", code, stderr)
 	}
@@ -122,13 +122,13 @@ func TestRenderOutput(t *testing.T) {
 		t.Error("-o stdout changed the package")
 	}
 
-	code, stdout, _ = runKptkit("render", "-o", "unwrap", "--builtin-prefix", "ghcr.io/me/kptkit", dir)
+	code, stdout, _ = kptkitRun("render", "-o", "unwrap", "--builtin-prefix", "ghcr.io/me/kptkit", dir)
 	if code != 0 || strings.Contains(stdout, "ResourceList") || strings.Contains(stdout, "config.kubernetes.io/path") || !strings.Contains(stdout, "namespace: prod") {
 		t.Errorf("-o unwrap: exit %d\n%s", code, stdout)
 	}
 
 	out := filepath.Join(t.TempDir(), "out")
-	if code, _, stderr := runKptkit("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir); code != 0 {
+	if code, _, stderr := kptkitRun("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir); code != 0 {
 		t.Fatal(stderr)
 	}
 	got, err := pkgfs.Read(out)
@@ -138,7 +138,7 @@ func TestRenderOutput(t *testing.T) {
 	if _, ok := got["README.md"]; ok || len(got) != 3 || !strings.Contains(string(got["deploy.yaml"]), "namespace: prod") {
 		t.Errorf("-o DIR wrote %v", strs(got))
 	}
-	code, _, stderr = runKptkit("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir)
+	code, _, stderr = kptkitRun("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir)
 	if code != 1 || !strings.Contains(stderr, "already exists, please delete the directory and retry") {
 		t.Errorf("-o an existing folder: exit %d: %s", code, stderr)
 	}
@@ -149,7 +149,7 @@ func TestRenderFailure(t *testing.T) {
 	files := renderPkg.Clone()
 	files["Kptfile"] = []byte(strings.Replace(string(files["Kptfile"]), "namespace: prod", "wrong: key", 1))
 	dir := writePkg(t, files)
-	code, _, stderr := runKptkit("render", dir, "--builtin-prefix", "ghcr.io/me/kptkit")
+	code, _, stderr := kptkitRun("render", dir, "--builtin-prefix", "ghcr.io/me/kptkit")
 	if code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}
@@ -171,7 +171,7 @@ func TestRenderFailure(t *testing.T) {
 	// Without the prefix, the kptkit image is anybody's: a container engine
 	// runs it if one answers (none does here, or the image is not there).
 	dir = writePkg(t, renderPkg)
-	code, _, stderr = runKptkit("render", dir)
+	code, _, stderr = kptkitRun("render", dir)
 	if code != 1 || !strings.Contains(stderr, "ghcr.io/me/kptkit/set-package-context:v1 (pipeline.mutators[0]) failed") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
@@ -179,7 +179,7 @@ func TestRenderFailure(t *testing.T) {
 
 func TestRenderUsage(t *testing.T) {
 	t.Parallel()
-	code, stdout, _ := runKptkit("render", "--help")
+	code, stdout, _ := kptkitRun("render", "--help")
 	if code != 0 {
 		t.Errorf("--help: exit code %d", code)
 	}
@@ -188,16 +188,16 @@ func TestRenderUsage(t *testing.T) {
 			t.Errorf("--help lacks %s:\n%s", flag, stdout)
 		}
 	}
-	if code, _, _ := runKptkit("render", "--nope"); code != 2 {
+	if code, _, _ := kptkitRun("render", "--nope"); code != 2 {
 		t.Errorf("an unknown flag: exit code %d, want 2", code)
 	}
-	if code, _, stderr := runKptkit("render", "a", "b"); code != 2 || !strings.Contains(stderr, "one package at most") {
+	if code, _, stderr := kptkitRun("render", "a", "b"); code != 2 || !strings.Contains(stderr, "one package at most") {
 		t.Errorf("two packages: exit code %d, %s", code, stderr)
 	}
-	if code, _, stderr := runKptkit("render", "--exec-for", "noequals"); code != 1 || !strings.Contains(stderr, "want IMAGE=PATH") {
+	if code, _, stderr := kptkitRun("render", "--exec-for", "noequals"); code != 1 || !strings.Contains(stderr, "want IMAGE=PATH") {
 		t.Errorf("--exec-for without =: exit code %d, %s", code, stderr)
 	}
-	if _, stdout, _ := runKptkit("help"); !strings.Contains(stdout, "render") {
+	if _, stdout, _ := kptkitRun("help"); !strings.Contains(stdout, "render") {
 		t.Errorf("help does not list render:\n%s", stdout)
 	}
 }
