@@ -2,9 +2,7 @@ package catalog
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -23,29 +21,23 @@ import (
 // ResourceList with the given functionConfig.
 func corpusLists(t *testing.T, cfg string) map[string][]byte {
 	t.Helper()
-	root := corpus.Nephio(t)
 	fc, err := yaml.Parse(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lists := map[string][]byte{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.Name() != "Kptfile" {
-			return err
-		}
-		files, err := kptpkg.Read(os.DirFS(filepath.Dir(p)))
+	for _, p := range corpus.Packages(t) {
+		files, err := kptpkg.Read(os.DirFS(p))
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		items, err := files.Resources("", true)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		lists[p], err = render.EncodeList(items, fc, nil)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+		if lists[p], err = render.EncodeList(items, fc, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return lists
 }

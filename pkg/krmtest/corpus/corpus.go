@@ -4,6 +4,7 @@
 package corpus
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,4 +37,25 @@ func Nephio(t testing.TB) string {
 	}
 	t.Skipf("the Nephio corpus is not above %s: set KPTKIT_CORPUS to run this test", wd)
 	return ""
+}
+
+// Packages returns the folders of the Nephio catalog that hold a Kptfile
+// (each the root of a package tree, subpackages included), in walk order. A
+// test without the catalog is skipped, as with Nephio.
+func Packages(t testing.TB) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(Nephio(t), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "Kptfile" {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 50 {
+		t.Fatalf("found %d packages in the corpus, want the catalog's 85", len(dirs))
+	}
+	return dirs
 }
