@@ -44,10 +44,12 @@ e2e: tools
 	$(GO) test -count=1 ./examples/...
 
 ## bench: the benchmarks (figures go in each function's README and the
-## README); the fleet's at 1,000 and 10,000 variants
+## README); the fleet's at 1,000 and 10,000 variants; kptkit render against
+## kpt fn render in pairs
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/... ./functions/...
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/... ./functions/... ./internal/...
 	KPTKIT_BENCH_LARGE=1 $(GO) test -run='^$$' -bench=BenchmarkFleet -benchtime=1x -count=1 ./cmd/kptkit
+	$(GO) test -run='^$$' -bench=BenchmarkRenderVsKpt -benchtime=1x -count=1 -timeout=60m ./cmd/kptkit
 
 ## fuzz: every fuzz target for FUZZTIME (default 10s) each
 FUZZTIME ?= 10s

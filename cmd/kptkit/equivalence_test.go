@@ -16,6 +16,9 @@ package main
 //     (KPT_DISABLE_ATTRIBUTION).
 //   - set-namespace lists the namespaces it changed in map order: its
 //     message is compared with the list sorted.
+//   - a failed render's own error message is kptkit's (every Kptfile mistake
+//     at once, a line each); the progress output is compared when the
+//     render passes.
 
 import (
 	"bytes"
@@ -26,6 +29,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -157,7 +161,7 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 	epoch := []string{"SOURCE_DATE_EPOCH=1700000000"}
 	compareStdout(t, roots, bins, kpt, epoch, swaps)
 	start := time.Now()
-	kcode, kout := run(roots["kptkit"], epoch, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "--results-dir", filepath.Join(tmp, "results-kptkit"))
+	kcode, kout := run(roots["kptkit"], epoch, filepath.Join(bins.dir, "kptkit"), "render", "--allow-exec", "--truncate-output=false", "--results-dir", filepath.Join(tmp, "results-kptkit"))
 	mid := time.Now()
 	pcode, pout := run(roots["kpt"], append(epoch, "KPT_DISABLE_ATTRIBUTION=1"), kpt, "fn", "render", "--allow-exec", "--truncate-output=false", "--results-dir", filepath.Join(tmp, "results-kpt"))
 	t.Logf("kptkit render %v, kpt fn render %v", mid.Sub(start), time.Since(mid))
@@ -165,6 +169,11 @@ func renderBoth(t *testing.T, trees []equivTree) int {
 		t.Fatalf("exit code: kptkit %d, kpt %d\nkptkit:\n%s\nkpt:\n%s", kcode, pcode, kout, pout)
 	}
 	fromExec(t, roots["kpt"], swaps)
+	// The progress output is kpt's; a failure's message is kptkit's own
+	// (every Kptfile mistake at once, on a line each).
+	if diff := cmp.Diff(normalizeLog(pout, tmp, "kpt", swaps), normalizeLog(kout, tmp, "kptkit", nil)); diff != "" && kcode == 0 {
+		t.Errorf("the progress output differs (-kpt +kptkit):\n%s", diff)
+	}
 
 	got, err := pkgfs.Read(roots["kptkit"])
 	if err != nil {
@@ -231,6 +240,20 @@ func compareStdout(t *testing.T, roots map[string]string, bins equivBinaries, kp
 	if got != want {
 		t.Errorf("-o stdout differs (-kpt +kptkit):\n%s", cmp.Diff(want, got))
 	}
+}
+
+// duration is a step's time as kpt prints it.
+var duration = regexp.MustCompile(`" in [0-9.]+[mµn]?s\n`)
+
+// normalizeLog makes a tool's progress output comparable: times, the
+// results folder, and kpt's exec entries read as their images.
+func normalizeLog(log, tmp, tool string, swaps []swap) string {
+	log = duration.ReplaceAllString(log, "\" in T\n")
+	log = strings.ReplaceAll(log, filepath.Join(tmp, "results-"+tool), "RESULTS")
+	for _, s := range swaps {
+		log = strings.ReplaceAll(log, strconv.Quote(s.exec), strconv.Quote(s.image))
+	}
+	return log
 }
 
 func union(a, b kptpkg.Files) map[string]bool {

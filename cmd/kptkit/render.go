@@ -57,6 +57,7 @@ type renderFlags struct {
 	output     string
 	prefixes   listFlag
 	execFor    listFlag
+	truncate   bool
 }
 
 // isolate empties the process environment for the built-ins and returns
@@ -72,6 +73,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.output, "output", "", "write the rendered resources to stdout (a ResourceList), unwrap (the resources) or a new folder `DIR` instead of in place")
 	fs.StringVar(&f.output, "o", "", "short for --output")
 	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
+	fs.BoolVar(&f.truncate, "truncate-output", true, "show at most 4 lines of a function's results and stderr")
 	fs.Var(&f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
 	fs.Usage = func() { fmt.Fprint(fs.Output(), renderUsage); fs.PrintDefaults() }
 	if err := parseInterspersed(fs, args); err != nil {
@@ -130,7 +132,7 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(4 << 30)
 	runtime := newRuntime(env, f.prefixes, execFor)
-	p := &renderLog{w: stderr}
+	p := &renderLog{w: stderr, truncate: f.truncate}
 	out := render.Render(render.Input{Files: files}, render.Options{
 		Runtime:   runtime,
 		Env:       hostEnv(env),

@@ -183,7 +183,7 @@ func TestRenderUsage(t *testing.T) {
 	if code != 0 {
 		t.Errorf("--help: exit code %d", code)
 	}
-	for _, flag := range []string{"-allow-exec", "-results-dir", "-output", "-builtin-prefix", "-exec-for", "Usage: kptkit render [PKG]"} {
+	for _, flag := range []string{"-allow-exec", "-results-dir", "-output", "-builtin-prefix", "-exec-for", "-truncate-output", "Usage: kptkit render [PKG]"} {
 		if !strings.Contains(stdout, flag) {
 			t.Errorf("--help lacks %s:\n%s", flag, stdout)
 		}

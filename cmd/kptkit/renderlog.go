@@ -15,6 +15,7 @@ import (
 // started and passed or failed, with its results and stderr.
 type renderLog struct {
 	w          io.Writer
+	truncate   bool // at most maxLines of results and stderr
 	failedStep bool // a step failed and was reported
 }
 
@@ -76,8 +77,8 @@ func (p *renderLog) lines(title string, lines []string, quote bool) {
 	}
 	fmt.Fprintf(p.w, "  %s:\n", title)
 	for i, l := range lines {
-		if i == maxLines {
-			fmt.Fprintf(p.w, "    ...(%d line(s) truncated)\n", len(lines)-maxLines)
+		if p.truncate && i == maxLines {
+			fmt.Fprintf(p.w, "    ...(%d line(s) truncated, use '--truncate-output=false' to disable)\n", len(lines)-maxLines)
 			break
 		}
 		l = strings.ReplaceAll(l, "\n", " ")

@@ -199,8 +199,8 @@ func TestSink(t *testing.T) {
 	}
 }
 
-// TestSinkAll: Sink leaves in-cluster items out (they are inputs), SinkAll
-// writes them back as kpt fn render does.
+// TestSinkAll: Sink leaves in-cluster items out (they are inputs: their
+// file stays as it was), SinkAll writes them back as kpt fn render does.
 func TestSinkAll(t *testing.T) {
 	t.Parallel()
 	ic := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ic\n  annotations:\n    kptkit.dev/in-cluster: \"true\"\n"
@@ -209,19 +209,34 @@ func TestSinkAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := kptpkg.Sink(kptpkg.Copy(before), before, f)
+	items := kptpkg.Copy(before)
+	for _, n := range items {
+		if n.GetName() == "ic" {
+			if err := n.PipeE(yaml.SetLabel("changed", "yes")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, err := kptpkg.Sink(items, before, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got["cluster.yaml"]) != ic {
+		t.Errorf("Sink wrote the in-cluster item:\n%s", got["cluster.yaml"])
+	}
+	got, err = kptpkg.SinkAll(items, before, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got["cluster.yaml"]), "changed: 'yes'") {
+		t.Errorf("SinkAll did not write the in-cluster item:\n%s", got["cluster.yaml"])
+	}
+	got, err = kptpkg.SinkAll(items[:1], before, f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := got["cluster.yaml"]; ok {
-		t.Error("Sink kept the in-cluster item's file")
-	}
-	got, err = kptpkg.SinkAll(kptpkg.Copy(before), before, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(texts(f), texts(got)); diff != "" {
-		t.Errorf("SinkAll (-want +got):\n%s", diff)
+		t.Error("SinkAll kept the file of a deleted in-cluster item")
 	}
 }
 
