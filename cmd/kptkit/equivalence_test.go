@@ -387,22 +387,21 @@ func sortNamespaces(msg string) string {
 func TestRenderExamples(t *testing.T) {
 	t.Parallel()
 	var trees, failing []equivTree
-	dirs, _ := filepath.Glob("../../examples/*/Kptfile")
-	for _, k := range dirs {
-		dir := filepath.Dir(k)
+	for _, dir := range packageRoots(t, "../../examples") {
 		ok, fails := usable(t, dir)
 		if !ok || !hasPipeline(t, dir) {
 			continue
 		}
-		tr := equivTree{filepath.Base(dir), dir}
+		rel, _ := filepath.Rel("../../examples", dir)
+		tr := equivTree{strings.ReplaceAll(rel, "/", "-"), dir}
 		if fails {
 			failing = append(failing, tr)
 		} else {
 			trees = append(trees, tr)
 		}
 	}
-	if len(trees) < 8 {
-		t.Fatalf("%d examples to render, want the 8 or more with pipelines kptkit runs", len(trees))
+	if len(trees) < 12 {
+		t.Fatalf("%d examples to render, want the 12 or more with pipelines kptkit runs", len(trees))
 	}
 	named := renderBoth(t, trees)
 	t.Logf("%d examples, %d files differ as named (kpt rewrites files no function changed)", len(trees), named)
@@ -443,6 +442,27 @@ func usable(t *testing.T, dir string) (ok, fails bool) {
 	return true, bytes.Contains(cfg, []byte("exitCode: 1"))
 }
 
+// packageRoots returns the folders below dir that hold a Kptfile with
+// none above them (each the root of a package tree).
+func packageRoots(t *testing.T, dir string) []string {
+	t.Helper()
+	var roots []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if _, err := os.Stat(filepath.Join(p, "Kptfile")); err != nil {
+			return nil
+		}
+		roots = append(roots, p)
+		return filepath.SkipDir // a tree's subpackages come with it
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roots
+}
+
 // hasPipeline reports whether a Kptfile of the tree at dir has a pipeline.
 func hasPipeline(t *testing.T, dir string) bool {
 	t.Helper()
@@ -470,21 +490,11 @@ func TestCorpusRender(t *testing.T) {
 	t.Parallel()
 	root := corpus.Nephio(t)
 	var trees []equivTree
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
+	for _, dir := range packageRoots(t, root) {
+		if ok, _ := usable(t, dir); ok {
+			rel, _ := filepath.Rel(root, dir)
+			trees = append(trees, equivTree{strings.ReplaceAll(rel, "/", "-"), dir})
 		}
-		if _, err := os.Stat(filepath.Join(p, "Kptfile")); err != nil {
-			return nil
-		}
-		if ok, _ := usable(t, p); ok {
-			rel, _ := filepath.Rel(root, p)
-			trees = append(trees, equivTree{strings.ReplaceAll(rel, "/", "-"), p})
-		}
-		return filepath.SkipDir // a tree's subpackages come with it
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(trees) < 50 {
 		t.Fatalf("%d corpus packages to render, want the 50 or more whose pipelines kptkit runs", len(trees))
