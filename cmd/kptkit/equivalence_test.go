@@ -248,7 +248,7 @@ var duration = regexp.MustCompile(`" in [0-9.]+[mµn]?s\n`)
 // normalizeLog makes a tool's progress output comparable: times, the
 // results folder, and kpt's exec entries read as their images.
 func normalizeLog(log, tmp, tool string, swaps []swap) string {
-	log = duration.ReplaceAllString(log, "\" in T\n")
+	log = sortNamespaces(duration.ReplaceAllString(log, "\" in T\n"))
 	log = strings.ReplaceAll(log, filepath.Join(tmp, "results-"+tool), "RESULTS")
 	for _, s := range swaps {
 		log = strings.ReplaceAll(log, strconv.Quote(s.exec), strconv.Quote(s.image))
@@ -370,16 +370,16 @@ func compareResults(t *testing.T, gotFile, wantFile string, swaps []swap) {
 }
 
 // namespaceList is set-namespace's message, whose list is in map order.
-var namespaceList = regexp.MustCompile(`^namespace (("[^"]*",?)+) updated to `)
+var namespaceList = regexp.MustCompile(`namespace (("[^"]*",?)+) updated to `)
 
-func sortNamespaces(msg string) string {
-	m := namespaceList.FindStringSubmatchIndex(msg)
-	if m == nil {
-		return msg
-	}
-	list := strings.Split(msg[m[2]:m[3]], ",")
-	sort.Strings(list)
-	return msg[:m[2]] + strings.Join(list, ",") + msg[m[3]:]
+// sortNamespaces sorts the namespace lists of set-namespace's messages in s.
+func sortNamespaces(s string) string {
+	return namespaceList.ReplaceAllStringFunc(s, func(m string) string {
+		sub := namespaceList.FindStringSubmatch(m)
+		list := strings.Split(sub[1], ",")
+		sort.Strings(list)
+		return "namespace " + strings.Join(list, ",") + " updated to "
+	})
 }
 
 // TestRenderExamples: every example whose Kptfile pipelines use only
