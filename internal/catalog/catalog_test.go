@@ -2,12 +2,14 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
+	sdk "github.com/GoogleContainerTools/kpt-functions-sdk/go/fn"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kptkit/kptkit/pkg/kptpkg"
@@ -172,4 +174,21 @@ func TestBuiltinsConcurrently(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestWriteSDKMany: a list long enough to be written on several cores
+// comes out as the SDK writes it.
+func TestWriteSDKMany(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := range 700 {
+		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c%03d # c\n  data:\n    k: v\n", 699-i)
+	}
+	b.WriteString("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: f\n  data:\n    namespace: ns\n")
+	want, werr := sdk.Run(setNamespace, []byte(b.String()))
+	got, gerr := runSDK(setNamespace, []byte(b.String()))
+	if werr != nil || gerr != nil || string(got) != string(want) {
+		t.Errorf("runSDK of 700 items differs from fn.Run (%v, %v)", gerr, werr)
+	}
 }

@@ -78,6 +78,9 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 	return out, nil
 }
 
+// errFrame: the SDK wrote a list in a shape writeSDK does not know.
+var errFrame = errors.New("unexpected ResourceList frame")
+
 // writeSDK writes a ResourceList byte for byte as the SDK's ToYAML does
 // (items sorted; TestWriteSDKCorpus), with the SDK's own encoder, an item
 // at a time: its encoder keeps every event of a document until the end,
@@ -99,18 +102,25 @@ func writeSDK(rl *sdk.ResourceList) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(frame[:at])
 	b.WriteString("items:\n")
-	empty := sdk.NewEmptyKubeObject()
-	for _, it := range rl.Items {
-		one, err := (&sdk.ResourceList{Items: []*sdk.KubeObject{it}, FunctionConfig: empty}).ToYAML()
+	items, err := render.Parallel(len(rl.Items), func(i int, w *bytes.Buffer) error {
+		one, err := (&sdk.ResourceList{Items: []*sdk.KubeObject{rl.Items[i]}, FunctionConfig: sdk.NewEmptyKubeObject()}).ToYAML()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		i := bytes.Index(one, []byte(kind+"items:\n"))
-		if i < 0 {
-			return rl.ToYAML()
+		at := bytes.Index(one, []byte(kind+"items:\n"))
+		if at < 0 {
+			return errFrame
 		}
-		b.Write(one[i+len(kind)+len("items:\n"):])
+		w.Write(one[at+len(kind)+len("items:\n"):])
+		return nil
+	})
+	if errors.Is(err, errFrame) {
+		return rl.ToYAML()
 	}
+	if err != nil {
+		return nil, err
+	}
+	b.Write(items)
 	b.Write(frame[at:])
 	return b.Bytes(), nil
 }

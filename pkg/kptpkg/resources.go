@@ -3,7 +3,10 @@ package kptpkg
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -19,17 +22,44 @@ import (
 // With deep, the subpackages' files are read too; without, they are not
 // (as `kpt fn render` reads one package of a tree).
 func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
-	var nodes []*yaml.RNode
-	for _, p := range f.ResourcePaths(dir, deep) {
-		rel, _ := relative(p, dir)
-		read, err := Items(rel, f[p])
-		if err != nil {
-			return nil, err
+	paths := f.ResourcePaths(dir, deep)
+	read := make([][]*yaml.RNode, len(paths))
+	errs := make([]error, len(paths))
+	parse := func(i int) {
+		rel, _ := relative(paths[i], dir)
+		read[i], errs[i] = Items(rel, f[paths[i]])
+	}
+	// A big package is parsed on every core (YAML parsing is most of a
+	// read); the items keep the files' order.
+	if workers := min(runtime.GOMAXPROCS(0), len(paths)/parallelFiles); workers > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
+					parse(i)
+				}
+			})
 		}
-		nodes = append(nodes, read...)
+		wg.Wait()
+	} else {
+		for i := range paths {
+			parse(i)
+		}
+	}
+	var nodes []*yaml.RNode
+	for i := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		nodes = append(nodes, read[i]...)
 	}
 	return nodes, nil
 }
+
+// parallelFiles is how many files a package needs per core for Resources
+// to parse them on several.
+const parallelFiles = 8
 
 // ResourcePaths returns the paths (relative to the tree's root, in kpt's
 // order) of the files Resources reads for the package at dir: its resource

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -59,10 +61,16 @@ func annotation(n *yaml.RNode, key string) (value string, found, ok bool) {
 	return "", false, true
 }
 
-// setAnnotation sets an annotation as kyaml does, unless it already has
-// that value (kyaml would rewrite it alike).
+// setAnnotation sets an annotation as kyaml does, unless it already holds
+// that string (kyaml would rewrite it alike).
 func setAnnotation(n *yaml.RNode, key, value string) error {
-	if v, found, ok := annotation(n, key); ok && found && v == value {
+	if annos, ok := annotationsNode(n); ok && annos != nil {
+		if v := mapValue(annos, key); v != nil && v.Value == value && v.Tag == yaml.NodeTagString &&
+			v.HeadComment == "" && v.LineComment == "" && v.FootComment == "" {
+			return nil
+		}
+	}
+	if setAnnotationFast(n, key, value) {
 		return nil
 	}
 	return n.PipeE(yaml.SetAnnotation(key, value))
@@ -137,4 +145,58 @@ func snapshot(n *yaml.Node) *yaml.Node {
 		return c
 	}
 	return cp(n)
+}
+
+// setAnnotationFast sets an annotation the item lacks as kyaml's
+// SetAnnotation would (a key node, a single-quoted string), directly on
+// the node: only when the item has a non-empty, plain annotations mapping
+// without the key; otherwise it reports false and changes nothing.
+func setAnnotationFast(n *yaml.RNode, key, value string) bool {
+	annos, ok := annotationsNode(n)
+	if !ok || annos == nil || len(annos.Content) == 0 || mapValue(annos, key) != nil || strings.Contains(value, "\n") {
+		return false
+	}
+	annos.Content = append(annos.Content,
+		&yaml.Node{Kind: yaml.ScalarNode, Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: value, Style: yaml.SingleQuotedStyle})
+	return true
+}
+
+// clearAnnotation removes an annotation as kyaml's ClearAnnotation does
+// (the first key of that name; the mapping stays, even empty).
+func clearAnnotation(n *yaml.RNode, key string) error {
+	annos, ok := annotationsNode(n)
+	if !ok {
+		return n.PipeE(yaml.ClearAnnotation(key))
+	}
+	if annos == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(annos.Content); i += 2 {
+		if annos.Content[i].Value == key {
+			annos.Content = append(annos.Content[:i], annos.Content[i+2:]...)
+			return nil
+		}
+	}
+	return nil
+}
+
+// filePath is an item's path annotation as kyaml's GetFileAnnotations
+// reads it (the internal one first).
+func filePath(n *yaml.RNode) string {
+	annos, ok := annotationsNode(n)
+	if !ok {
+		p, _, _ := kioutil.GetFileAnnotations(n)
+		return p
+	}
+	if annos == nil {
+		return ""
+	}
+	if v := mapValue(annos, kioutil.PathAnnotation); v != nil {
+		return v.Value
+	}
+	if v := mapValue(annos, kioutil.LegacyPathAnnotation); v != nil { //nolint:staticcheck // kpt reads both
+		return v.Value
+	}
+	return ""
 }

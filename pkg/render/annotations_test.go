@@ -82,3 +82,38 @@ func FuzzSettled(f *testing.F) {
 		}
 	})
 }
+
+// TestAnnotationsAsKyaml: setting and clearing annotations on the node
+// gives what kyaml's SetAnnotation and ClearAnnotation give.
+func TestAnnotationsAsKyaml(t *testing.T) {
+	t.Parallel()
+	docs := []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    x: y # c\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    k: 0\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    k: '1' # c\n    x: y\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    k: '1'\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    k: [1]\n",
+		"apiVersion: v1\nkind: ConfigMap\n",
+	}
+	for _, d := range docs {
+		for _, v := range []string{"1", "0", "two words", "multi\nline"} {
+			want, err := yaml.Parse(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := want.Copy()
+			werr := want.PipeE(yaml.SetAnnotation("k", v))
+			gerr := setAnnotation(got, "k", v)
+			if (werr == nil) != (gerr == nil) || want.MustString() != got.MustString() || !kptpkg.SameNode(want.YNode(), got.YNode()) {
+				t.Errorf("set k=%q on\n%sgot\n%s(%v)\nwant\n%s(%v)", v, d, got.MustString(), gerr, want.MustString(), werr)
+			}
+			werr = want.PipeE(yaml.ClearAnnotation("k"))
+			gerr = clearAnnotation(got, "k")
+			if (werr == nil) != (gerr == nil) || !kptpkg.SameNode(want.YNode(), got.YNode()) {
+				t.Errorf("clear k on\n%sgot\n%s(%v)\nwant\n%s(%v)", d, got.MustString(), gerr, want.MustString(), werr)
+			}
+		}
+	}
+}

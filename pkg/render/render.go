@@ -202,12 +202,15 @@ func (r *renderer) hydrate(dir string) ([]*yaml.RNode, error) {
 // after the last pipeline, and refuses paths that leave their package.
 func (r *renderer) rootPaths(items []*yaml.RNode) error {
 	for _, n := range items {
-		pp := n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation]
+		pp, _, fast := annotation(n, packagePathAnnotation)
+		if !fast {
+			pp = n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation]
+		}
 		dir, ok := r.pkgPath[pp]
 		if !ok {
 			return fmt.Errorf("%s: package path %q is not a package of the tree", describe(n), pp)
 		}
-		p, _, _ := kioutil.GetFileAnnotations(n)
+		p := filePath(n)
 		if err := insidePackage(p); err != nil {
 			return err
 		}
@@ -216,11 +219,11 @@ func (r *renderer) rootPaths(items []*yaml.RNode) error {
 			return fmt.Errorf("%s: %w", describe(n), err)
 		}
 		for _, a := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} { //nolint:staticcheck // kpt sets both
-			if err := n.PipeE(yaml.SetAnnotation(a, p)); err != nil {
+			if err := setAnnotation(n, a, p); err != nil {
 				return err
 			}
 		}
-		if err := n.PipeE(yaml.ClearAnnotation(packagePathAnnotation)); err != nil {
+		if err := clearAnnotation(n, packagePathAnnotation); err != nil {
 			return err
 		}
 	}

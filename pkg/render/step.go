@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -159,13 +161,13 @@ func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, err
 		b.WriteString(" []")
 	}
 	b.WriteString("\n")
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 1)}
-	for _, n := range items {
-		seq.Content[0] = n.YNode()
-		if err := encodeDoc(&b, seq); err != nil {
-			return nil, err
-		}
+	encoded, err := Parallel(len(items), func(i int, buf *bytes.Buffer) error {
+		return encodeDoc(buf, &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{items[i].YNode()}})
+	})
+	if err != nil {
+		return nil, err
 	}
+	b.Write(encoded)
 	for _, f := range []struct {
 		key string
 		n   *yaml.RNode
@@ -180,6 +182,46 @@ func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, err
 	}
 	return b.Bytes(), nil
 }
+
+// Parallel runs encode for each of n items, on every core when there are
+// many, and returns what they wrote, in order. Encoding YAML is most of the
+// cost of a step that serialises its items.
+func Parallel(n int, encode func(i int, b *bytes.Buffer) error) ([]byte, error) {
+	workers := min(runtime.GOMAXPROCS(0), n/parallelItems)
+	if workers <= 1 {
+		var b bytes.Buffer
+		for i := range n {
+			if err := encode(i, &b); err != nil {
+				return nil, err
+			}
+		}
+		return b.Bytes(), nil
+	}
+	parts := make([]bytes.Buffer, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		wg.Go(func() {
+			for i := lo; i < hi && errs[w] == nil; i++ {
+				errs[w] = encode(i, &parts[w])
+			}
+		})
+	}
+	wg.Wait()
+	var b bytes.Buffer
+	for w := range parts {
+		if errs[w] != nil {
+			return nil, errs[w]
+		}
+		b.Write(parts[w].Bytes())
+	}
+	return b.Bytes(), nil
+}
+
+// parallelItems is how many items a list needs per core for Parallel to
+// use several.
+const parallelItems = 64
 
 // encodeDoc writes n as a YAML document with kyaml's encoder settings.
 func encodeDoc(b *bytes.Buffer, n *yaml.Node) error {
@@ -224,7 +266,7 @@ func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode
 // function filter numbers items with.
 func setIDs(n *yaml.RNode, id string) error {
 	for _, a := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} { //nolint:staticcheck // kpt sets both
-		if err := n.PipeE(yaml.SetAnnotation(a, id)); err != nil {
+		if err := setAnnotation(n, a, id); err != nil {
 			return err
 		}
 	}
@@ -233,7 +275,7 @@ func setIDs(n *yaml.RNode, id string) error {
 
 func clearIDs(n *yaml.RNode) error {
 	for _, a := range []string{kioutil.IdAnnotation, kioutil.LegacyIdAnnotation} { //nolint:staticcheck // kpt clears both
-		if err := n.PipeE(yaml.ClearAnnotation(a)); err != nil {
+		if err := clearAnnotation(n, a); err != nil {
 			return err
 		}
 	}

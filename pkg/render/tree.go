@@ -81,7 +81,7 @@ func (r *renderer) localItems(in Input) ([]*yaml.RNode, error) {
 		pkgs[dir] = true
 	}
 	for _, n := range items {
-		p, _, _ := kioutil.GetFileAnnotations(n)
+		p := filePath(n)
 		if err := kptpkg.CheckPath("file", p); err != nil {
 			return nil, fmt.Errorf("%s: %w", describe(n), err)
 		}
@@ -121,8 +121,8 @@ func (r *renderer) configExists(dir string) func(string) error {
 		if byPath == nil {
 			byPath = map[string][]*yaml.RNode{}
 			for _, n := range r.tree.local[dir] {
-				np, _, _ := kioutil.GetFileAnnotations(n)
-				byPath[path.Clean(np)] = append(byPath[path.Clean(np)], n)
+				np := path.Clean(filePath(n))
+				byPath[np] = append(byPath[np], n)
 			}
 		}
 		found := byPath[p]

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 
@@ -60,5 +61,27 @@ func TestEncodeListEmpty(t *testing.T) {
 	got, err := EncodeList(nil, nil, nil)
 	if err != nil || string(got) != want.String() {
 		t.Errorf("got %q, %v; want %q", got, err, want.String())
+	}
+}
+
+// TestEncodeListMany: a list long enough to be written on several cores
+// comes out as kyaml writes it.
+func TestEncodeListMany(t *testing.T) {
+	t.Parallel()
+	var items []*yaml.RNode
+	for i := range 700 {
+		n, err := yaml.Parse(fmt.Sprintf("# item %d\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\ndata:\n  k: |\n    a\n    b\n", i, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, n)
+	}
+	var want bytes.Buffer
+	if err := (kio.ByteWriter{Writer: &want, KeepReaderAnnotations: true, WrappingAPIVersion: kio.ResourceListAPIVersion, WrappingKind: kio.ResourceListKind}).Write(items); err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeList(items, nil, nil)
+	if err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("EncodeList of 700 items differs from kio.ByteWriter (%v)", err)
 	}
 }
