@@ -3,15 +3,13 @@ package kptpkg
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
@@ -31,22 +29,7 @@ func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
 	}
 	// A big package is parsed on every core (YAML parsing is most of a
 	// read); the items keep the files' order.
-	if workers := min(runtime.GOMAXPROCS(0), len(paths)/parallelFiles); workers > 1 {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for i := int(next.Add(1)) - 1; i < len(paths); i = int(next.Add(1)) - 1 {
-					parse(i)
-				}
-			})
-		}
-		wg.Wait()
-	} else {
-		for i := range paths {
-			parse(i)
-		}
-	}
+	parallel.Do(len(paths), parallel.Workers(len(paths), parallelFiles), func(_, i int) { parse(i) })
 	var nodes []*yaml.RNode
 	for i := range paths {
 		if errs[i] != nil {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"runtime"
 	"strconv"
-	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -15,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/krmfn"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
@@ -184,37 +183,26 @@ func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, err
 }
 
 // Parallel runs encode for each of n items, on every core when there are
-// many, and returns what they wrote, in order. Encoding YAML is most of the
-// cost of a step that serialises its items.
+// many (parallel.Do), and returns what they wrote, in order. Encoding YAML
+// is most of the cost of a step that serialises its items.
 func Parallel(n int, encode func(i int, b *bytes.Buffer) error) ([]byte, error) {
-	workers := min(runtime.GOMAXPROCS(0), n/parallelItems)
-	if workers <= 1 {
-		var b bytes.Buffer
-		for i := range n {
-			if err := encode(i, &b); err != nil {
-				return nil, err
-			}
+	w := parallel.Workers(n, parallelItems)
+	parts := make([]bytes.Buffer, w)
+	errs := make([]error, w)
+	parallel.Do(n, w, func(r, i int) {
+		if errs[r] == nil {
+			errs[r] = encode(i, &parts[r])
 		}
-		return b.Bytes(), nil
+	})
+	if len(parts) == 1 {
+		return parts[0].Bytes(), errs[0]
 	}
-	parts := make([]bytes.Buffer, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		wg.Go(func() {
-			for i := lo; i < hi && errs[w] == nil; i++ {
-				errs[w] = encode(i, &parts[w])
-			}
-		})
-	}
-	wg.Wait()
 	var b bytes.Buffer
-	for w := range parts {
-		if errs[w] != nil {
-			return nil, errs[w]
+	for r := range parts {
+		if errs[r] != nil {
+			return nil, errs[r]
 		}
-		b.Write(parts[w].Bytes())
+		b.Write(parts[r].Bytes())
 	}
 	return b.Bytes(), nil
 }
