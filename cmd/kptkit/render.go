@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +25,7 @@ import (
 func init() {
 	commands["render"] = command{
 		summary: "run a package's Kptfile pipelines in one process, as kpt fn render (render --help)",
-		run:     runRender,
+		run:     single("kptkit render", renderUsage, runRender),
 	}
 }
 
@@ -46,8 +45,6 @@ Each pipeline entry runs:
      or its vX.Y alias) in this process, without environment or network;
   3. other exec: entries as a process (only with --allow-exec);
   4. other images in docker or podman, when one answers (--network none).
-
-Flags:
 `
 
 // renderFlags are kptkit render's flags.
@@ -64,41 +61,31 @@ type renderFlags struct {
 // what it held (tests replace it: they run in one process).
 var isolate = catalog.Isolate
 
-func runRender(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("kptkit render", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runRender(c *call, args []string) error {
+	fs := c.flags()
 	var f renderFlags
-	fs.BoolVar(&f.allowExec, "allow-exec", false, "allow exec: functions to run as processes (kptkit binaries run in process either way)")
+	fs.BoolVar(&f.allowExec, "allow-exec", false, "allow exec: functions (as kpt: without it an exec: entry fails; kptkit's own binaries then run in process)")
 	fs.StringVar(&f.resultsDir, "results-dir", "", "write the function results to `DIR`/results.yaml")
-	fs.StringVar(&f.output, "output", "", "write the rendered resources to stdout (a ResourceList), unwrap (the resources) or a new folder `DIR` instead of in place")
-	fs.StringVar(&f.output, "o", "", "short for --output")
+	fs.StringVar(&f.output, "output", "", "write the rendered resources to `OUT` instead of in place: stdout (a ResourceList), unwrap (the resources) or a new folder")
+	fs.StringVar(&f.output, "o", "", "short for --output `OUT`: stdout, unwrap or a new folder")
 	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	fs.BoolVar(&f.truncate, "truncate-output", true, "show at most 4 lines of a function's results and stderr")
 	fs.Var(&f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), renderUsage); fs.PrintDefaults() }
-	if err := parseInterspersed(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return 0
-		}
-		return 2
+	if err := c.parse(fs, args, 1); err != nil {
+		return err
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "kptkit render: one package at most, got %d\n", fs.NArg())
-		return 2
+	if _, err := parseExecFor(f.execFor); err != nil {
+		return usageError{err}
 	}
 	pkg := "."
 	if fs.NArg() == 1 {
 		pkg = fs.Arg(0)
 	}
-	if err := renderPackage(pkg, f, stdout, stderr); err != nil {
-		if !errors.Is(err, errReported) {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-		}
-		return 1
+	err := renderPackage(pkg, f, c.stdout, c.stderr)
+	if errors.Is(err, errReported) {
+		return exitCode(1)
 	}
-	return 0
+	return err
 }
 
 // errReported is a failure already printed.

@@ -172,7 +172,7 @@ func TestRenderFailure(t *testing.T) {
 	// runs it if one answers (none does here, or the image is not there).
 	dir = writePkg(t, renderPkg)
 	code, _, stderr = kptkitRun("render", dir)
-	if code != 1 || !strings.Contains(stderr, "ghcr.io/me/kptkit/set-package-context:v1 (pipeline.mutators[0]) failed") {
+	if code != 1 || !strings.Contains(stderr, "kptkit render: ghcr.io/me/kptkit/set-package-context:v1 (pipeline.mutators[0]) failed") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
@@ -191,10 +191,10 @@ func TestRenderUsage(t *testing.T) {
 	if code, _, _ := kptkitRun("render", "--nope"); code != 2 {
 		t.Errorf("an unknown flag: exit code %d, want 2", code)
 	}
-	if code, _, stderr := kptkitRun("render", "a", "b"); code != 2 || !strings.Contains(stderr, "one package at most") {
+	if code, _, stderr := kptkitRun("render", "a", "b"); code != 2 || !strings.Contains(stderr, `kptkit render: unexpected argument "b"`) {
 		t.Errorf("two packages: exit code %d, %s", code, stderr)
 	}
-	if code, _, stderr := kptkitRun("render", "--exec-for", "noequals"); code != 1 || !strings.Contains(stderr, "want IMAGE=PATH") {
+	if code, _, stderr := kptkitRun("render", "--exec-for", "noequals"); code != 2 || !strings.Contains(stderr, "want IMAGE=PATH") {
 		t.Errorf("--exec-for without =: exit code %d, %s", code, stderr)
 	}
 	if _, stdout, _ := kptkitRun("help"); !strings.Contains(stdout, "render") {
