@@ -17,15 +17,35 @@ show() { # show <title> <example>: run the example's command and print the chang
     | sed -e "s#a/$ex.orig/#a/#g" -e "s#b/$ex/#b/#g" || true
 }
 
-# The main job: a fleet of variants rendered locally, as Porch would.
-fleet=examples/fan-out-variants-fleet
-printf '\n== A fleet: two PackageVariantSets over three WorkloadClusters  (%s)\n' "$fleet"
-bin/kptkit variants render --variants $fleet/variants --cluster $fleet/cluster \
-  --upstream $fleet/upstream --out "$out/fleet" --render=false | sed 's/^/   /'
-printf '\n   what the edge01 variant of argo-cd-app changed in its upstream:\n'
-git --no-pager diff --no-index --color=auto "$fleet/upstream/argo-cd-app" "$out/fleet/edge01/argo-cd-edge01" \
-  | sed -e "s#a/$fleet/upstream/argo-cd-app/#a/#g" -e "s#b$out/fleet/edge01/argo-cd-edge01/#b/#g" \
-        -e "s#b/$out/fleet/edge01/argo-cd-edge01/#b/#g" || true
+# The main job: a fleet of variants rendered locally, as Porch would, from a
+# git catalog; then the catalog's next revision rolled out over a hand edit.
+fleet=examples/kptkit-fleet
+work="$out/kptkit-fleet"
+cp -r "$fleet" "$work" && rm -rf "$work/.expected"
+"$fleet/make-catalog.sh" "$out/catalog.git"   # a local clone of the catalog's remote
+render() {
+  (cd "$work" && ../../../bin/kptkit variants render --variants variants --cluster cluster --out deployments \
+    --repo-map "https://git.example.com/nephio/catalog.git=$out/catalog.git" "$@") 2>&1 | sed 's/^/   /'
+}
+printf '\n== A fleet: a PackageVariantSet over four WorkloadClusters, from a git catalog  (%s)\n' "$fleet"
+printf '   kptkit variants render --variants variants --cluster cluster --out deployments --repo-map URL=CLONE\n'
+render
+printf '\n   what the edge01 variant made of the catalog'"'"'s app (revision 1): package context, injected\n'
+printf '   cluster, its own set-namespace step, and the pipeline rendered (apply-replacements, set-namespace):\n'
+git --no-pager diff --no-index --color=auto "$fleet/catalog/v1/app" "$work/deployments/edge01/web" \
+  | sed -e "s#a/$fleet/catalog/v1/app/#a/#g" -e "s#b$work/deployments/edge01/web/#b/#g" \
+        -e "s#b/$work/deployments/edge01/web/#b/#g" || true
+cp -r "$work/deployments" "$out/deployments.v1"
+printf '\n== A hand edit in edge01'"'"'s package, then the set moved to revision 2 of the catalog\n'
+sed -i 's/log-level: info/log-level: debug/' "$work/deployments/edge01/web/web-config.yaml"
+sed -i 's/revision: 1/revision: 2/' "$work/variants/app.yaml"
+render
+printf '\n   edge01 after the update (kpt pkg update'"'"'s merge: the edit kept, the upstream'"'"'s changes in):\n'
+git --no-pager diff --no-index --color=auto "$out/deployments.v1/edge01/web" "$work/deployments/edge01/web" \
+  | sed -e "s#a$out/deployments.v1/edge01/web/#a/#g" -e "s#a/$out/deployments.v1/edge01/web/#a/#g" \
+        -e "s#b$work/deployments/edge01/web/#b/#g" -e "s#b/$work/deployments/edge01/web/#b/#g" || true
+printf '\n== Again, as a CI gate (--check: exit 1 if anything would change)\n'
+render --check
 
 show "set-package-context in a Kptfile pipeline: kpt fn render --allow-exec" \
   set-package-context-render kpt fn render --allow-exec

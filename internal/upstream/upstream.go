@@ -94,7 +94,7 @@ func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository) (fleet.Upstrea
 		return fleet.Upstream{
 			Files:  files,
 			Origin: fleet.Origin{Repo: g.Repo, Directory: "/" + full, Ref: ref, Commit: commit},
-			Key:    r.Path + "@" + commit + ":" + full,
+			Key:    g.Repo + "@" + commit + ":" + full, // the URL, not where it was read: a seal stays the same on every machine
 		}, nil
 	}
 	return fleet.Upstream{}, notFound(want)

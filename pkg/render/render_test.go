@@ -361,3 +361,42 @@ func TestRenderConcurrently(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRenderEditedKptfile: a caller that changed the Kptfile among the
+// items (a fleet variant prepends its pipeline) has that pipeline run, not
+// the one the files still hold.
+func TestRenderEditedKptfile(t *testing.T) {
+	t.Parallel()
+	in := kptpkg.Files{
+		"Kptfile": []byte(pipeline("root")),
+		"a.yaml":  []byte(cm("a")),
+	}
+	items, err := in.Resources("", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := kptpkg.Copy(items)
+	edited, err := yaml.Parse(pipeline("root", "  - image: ghcr.io/kptkit/mark\n    configMap: {who: variant}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range items {
+		if n.GetKind() == "Kptfile" {
+			if err := edited.SetAnnotations(n.GetAnnotations()); err != nil {
+				t.Fatal(err)
+			}
+			items[i] = edited
+		}
+	}
+	out := render.Render(render.Input{Files: in, Items: items, Before: before}, render.Options{Runtime: render.Functions{Functions: testFunctions}})
+	if out.Failure != nil {
+		t.Fatal(out.Failure)
+	}
+	want := map[string]string{
+		"Kptfile": pipeline("root", "  - image: ghcr.io/kptkit/mark\n    configMap: {who: variant}\n"),
+		"a.yaml":  cm("a", "  annotations:\n    seen-by-variant: 'a.yaml'\n"),
+	}
+	if diff := cmp.Diff(want, strs(out.Files)); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}

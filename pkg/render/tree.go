@@ -28,7 +28,12 @@ func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
 	var problems []Problem
 	for _, dir := range r.tree.dirs {
 		r.pkgPath[r.annotationPath(dir)] = dir
-		kf, err := yaml.Parse(string(in.Files[path.Join(dir, kptfile.FileName)]))
+		// The Kptfile as the caller left it among the items (a fleet's
+		// variant edits it before rendering), else as the files hold it.
+		kf, err := r.kptfileItem(dir), error(nil)
+		if kf == nil {
+			kf, err = yaml.Parse(string(in.Files[path.Join(dir, kptfile.FileName)]))
+		}
 		if err == nil {
 			err = checkKptfile(kf)
 		}
@@ -48,6 +53,16 @@ func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
 		msgs[i] = p.Error()
 	}
 	return nil, &Failure{Message: strings.Join(msgs, "\n"), Problems: problems}
+}
+
+// kptfileItem returns the package's Kptfile among its items, or nil.
+func (r *renderer) kptfileItem(dir string) *yaml.RNode {
+	for _, n := range r.tree.local[dir] {
+		if n.GetKind() == kptfile.Kind && filePath(n) == kptfile.FileName {
+			return n
+		}
+	}
+	return nil
 }
 
 // checkKptfile checks a Kptfile's type as kpt does.
