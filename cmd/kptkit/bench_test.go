@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,8 +27,13 @@ func benchDir(b *testing.B) string {
 // BenchmarkFleet renders ../shared/bench/fleet.py's fleet (--git: a
 // 50-resource package whose pipeline runs apply-replacements, the set adding
 // set-namespace) with the kptkit binary: the first render into an empty
-// output, and a run over an output nothing changed; wall time (ns/op), CPU
-// time and peak memory. 10,000 variants run when KPTKIT_BENCH_LARGE is set.
+// output, a run over an output nothing changed, and the set moved from
+// revision 1 to 2 of the catalog (every package updated as kpt pkg update
+// would, then rendered); wall time (ns/op), CPU time and peak memory.
+// Beside them, kpt-fn-render: kpt fn render --allow-exec over 20 of the
+// variants' packages one by one (the catalog's functions as exec binaries,
+// as the equivalence tests run them), its per-package time and that time
+// for the whole fleet. 10,000 variants run when KPTKIT_BENCH_LARGE is set.
 //
 //	go test ./cmd/kptkit -run '^$' -bench BenchmarkFleet -benchtime 1x
 func BenchmarkFleet(b *testing.B) {
@@ -46,6 +52,12 @@ func BenchmarkFleet(b *testing.B) {
 			b.Fatalf("fleet.py: %v\n%s", err, out)
 		}
 		out := filepath.Join(dir, "out")
+		set := filepath.Join(dir, "variants", "app.yaml")
+		v1, err := os.ReadFile(set)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v2 := bytes.Replace(v1, []byte("revision: 1"), []byte("revision: 2"), 1)
 		args := []string{"variants", "render", "--variants", filepath.Join(dir, "variants"), "--cluster", filepath.Join(dir, "cluster"), "--out", out}
 		b.Run(fmt.Sprintf("first/%d", n), func(b *testing.B) {
 			measure(b, func() { _ = os.RemoveAll(out) }, bin, args)
@@ -53,7 +65,54 @@ func BenchmarkFleet(b *testing.B) {
 		b.Run(fmt.Sprintf("again/%d", n), func(b *testing.B) {
 			measure(b, func() {}, bin, args)
 		})
+		if n == sizes[0] {
+			b.Run(fmt.Sprintf("kpt-fn-render/%d", n), func(b *testing.B) { kptFleet(b, out, n) })
+		}
+		b.Run(fmt.Sprintf("update-v1-v2/%d", n), func(b *testing.B) {
+			measure(b, func() {
+				b.StopTimer()
+				_ = os.WriteFile(set, v1, 0o644)
+				if o, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%.3000s", err, o)
+				}
+				_ = os.WriteFile(set, v2, 0o644)
+			}, bin, args)
+		})
 	}
+}
+
+// kptFleet renders 20 of the fleet's rendered packages with kpt fn render
+// --allow-exec, one by one as a script over the fleet would, and reports
+// the median time per package and that time for the n packages.
+func kptFleet(b *testing.B, out string, n int) {
+	kpt, err := exec.LookPath("kpt")
+	if err != nil {
+		b.Skip("kpt is not installed")
+	}
+	bins := buildEquivBinaries(b)
+	pkgs, _ := filepath.Glob(filepath.Join(out, "*", "app"))
+	if len(pkgs) > 20 {
+		pkgs = pkgs[:20]
+	}
+	var walls []time.Duration
+	var cpu time.Duration
+	for b.Loop() {
+		for _, p := range pkgs {
+			b.StopTimer()
+			dst := filepath.Join(b.TempDir(), "app")
+			if err := os.CopyFS(dst, os.DirFS(p)); err != nil {
+				b.Fatal(err)
+			}
+			toExec(b, dst, bins.catalog)
+			b.StartTimer()
+			w, c := timed(b, dst, kpt, "fn", "render", "--allow-exec")
+			walls, cpu = append(walls, w), cpu+c
+		}
+	}
+	per := median(walls)
+	b.ReportMetric(ms(per), "ms/package")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(len(walls)), "cpu-ms/package")
+	b.ReportMetric(per.Seconds()*float64(n), "s/fleet")
 }
 
 // measure runs the binary once per iteration (prepare first, untimed) and

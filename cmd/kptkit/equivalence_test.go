@@ -290,7 +290,7 @@ var catalogImage = regexp.MustCompile(`(?m)^(\s*-?\s*)image: *(\S+)\s*$`)
 
 // toExec rewrites the catalog images of every Kptfile below root into
 // exec entries of the catalog's mains.
-func toExec(t *testing.T, root string, mains map[string]string) []swap {
+func toExec(t testing.TB, root string, mains map[string]string) []swap {
 	t.Helper()
 	var swaps []swap
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {

@@ -53,12 +53,14 @@ func field(h hash.Hash, s string) {
 }
 
 // seal is the value of a package's rendered annotation: a digest of the
-// inputs and of the package's files as rendered, its Kptfile with the seal's
-// own value zeroed. A package whose files or inputs changed since has
-// another seal. Checking a seal reads the files, parsing nothing.
-func seal(inputs string, files kptpkg.Files) string {
+// package's files as written, its Kptfile with the seal's own value zeroed
+// (the inputs annotation is among what it covers), and of whether the
+// package is pristine (the variant's making of its upstream alone) or holds
+// edits by hand merged in. A package whose files changed since has another
+// seal. Checking a seal reads the files, parsing nothing.
+func seal(files kptpkg.Files, pristine bool) string {
 	h := sha256.New()
-	field(h, inputs)
+	field(h, strconv.FormatBool(pristine))
 	for _, p := range files.Paths() {
 		b := files[p]
 		if p == kptfile.FileName {
@@ -70,36 +72,49 @@ func seal(inputs string, files kptpkg.Files) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
+// sealed says whether a package is pristine: as kptkit made it of its
+// upstream, with no edits by hand then or since.
+func sealed(own ownership, files kptpkg.Files) bool {
+	return own.rendered != "" && own.rendered == seal(files, true)
+}
+
 // unsealed is the placeholder a seal is computed over.
 var unsealed = "sha256:" + strings.Repeat("0", 64)
 
 // sealPattern finds a seal in a Kptfile.
 var sealPattern = regexp.MustCompile(`(` + regexp.QuoteMeta(v1alpha1.AnnotationRendered) + `: ['"]?)sha256:[0-9a-f]{64}`)
 
-// sealFiles records the seal in the package's root Kptfile: on the line
-// after the owner's (which the variant always writes), else through an edit
-// of the Kptfile.
-func sealFiles(files kptpkg.Files, inputs string) (kptpkg.Files, error) {
+// sealFiles records the inputs and the seal in the package's root Kptfile:
+// on the lines after the owner's (which the variant always writes), else
+// through an edit of the Kptfile.
+func sealFiles(files kptpkg.Files, inputs string, pristine bool) (kptpkg.Files, error) {
 	kf := files[kptfile.FileName]
-	if m := ownerLine.FindSubmatchIndex(kf); m != nil && !sealPattern.Match(kf) {
+	if m := ownerLine.FindSubmatchIndex(kf); m != nil && !sealPattern.Match(kf) && !inputsLine.Match(kf) {
 		indent := string(kf[m[2]:m[3]])
-		line := indent + v1alpha1.AnnotationRendered + ": " + unsealed + "\n"
-		sealed := slices.Concat(kf[:m[1]], []byte(line), kf[m[1]:])
+		lines := indent + v1alpha1.AnnotationInputs + ": sha256:" + inputs + "\n" +
+			indent + v1alpha1.AnnotationRendered + ": " + unsealed + "\n"
+		sealed := slices.Concat(kf[:m[1]], []byte(lines), kf[m[1]:])
 		files = files.Clone()
 		files[kptfile.FileName] = sealed
 	} else {
 		var err error
 		files, err = editKptfile(files, func(kf *yaml.RNode) error {
+			if err := annotate(kf, v1alpha1.AnnotationInputs, "sha256:"+inputs); err != nil {
+				return err
+			}
 			return annotate(kf, v1alpha1.AnnotationRendered, unsealed)
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	s := seal(inputs, files)
+	s := seal(files, pristine)
 	files[kptfile.FileName] = sealPattern.ReplaceAll(files[kptfile.FileName], []byte("${1}"+s))
 	return files, nil
 }
+
+// inputsLine finds the inputs annotation's line.
+var inputsLine = regexp.MustCompile(`(?m)^ +` + regexp.QuoteMeta(v1alpha1.AnnotationInputs) + `: `)
 
 // ownerLine finds the owner annotation's line (written by the variant, a
 // plain scalar) and its indentation.

@@ -37,7 +37,7 @@ type Stored struct {
 // ownership is what a package's Kptfile says of who owns it and what it was
 // rendered from.
 type ownership struct {
-	owner, set, policy, rendered string
+	owner, set, policy, rendered, inputs string
 }
 
 func ownershipOf(kf []byte) (ownership, error) {
@@ -51,6 +51,7 @@ func ownershipOf(kf []byte) (ownership, error) {
 		set:      a[v1alpha1.AnnotationVariantSet],
 		policy:   a[v1alpha1.AnnotationDeletionPolicy],
 		rendered: a[v1alpha1.AnnotationRendered],
+		inputs:   a[v1alpha1.AnnotationInputs],
 	}, nil
 }
 
@@ -68,7 +69,7 @@ func rootKptfile(kf []byte) (*yaml.RNode, error) {
 
 // ownershipAnnotations are the annotations that make a package a variant's.
 var ownershipAnnotations = []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationVariantSet,
-	v1alpha1.AnnotationDeletionPolicy, v1alpha1.AnnotationRendered}
+	v1alpha1.AnnotationDeletionPolicy, v1alpha1.AnnotationRendered, v1alpha1.AnnotationInputs}
 
 // editKptfile returns files with the root Kptfile changed by edit and
 // written anew.

@@ -167,3 +167,38 @@ func TestUpdateConflict(t *testing.T) {
 		t.Errorf("upstream wins: %s\n%s", v, store.pkgs["edge01/app"]["deploy.yaml"])
 	}
 }
+
+// TestUpdateUnedited: a package nobody edited is updated to exactly what a
+// first render at the new revision makes (no merge needed: its seal says it
+// is pristine); once an edit has been merged in, the package is no longer
+// pristine, and the next update merges again, keeping the edit.
+func TestUpdateUnedited(t *testing.T) {
+	t.Parallel()
+	repo := catalog(t)
+	updated := &memStore{pkgs: map[string]kptpkg.Files{}}
+	runFleet(t, gitFleet(t, repo, "1"), updated, false)
+	if v := runFleet(t, gitFleet(t, repo, "2"), updated, false); v.Outcome != fleet.Updated {
+		t.Fatalf("v2: %s %v", v, v.Results)
+	}
+	fresh := &memStore{pkgs: map[string]kptpkg.Files{}}
+	runFleet(t, gitFleet(t, repo, "2"), fresh, false)
+	if diff := cmp.Diff(strs(fresh.pkgs["edge01/app"]), strs(updated.pkgs["edge01/app"])); diff != "" {
+		t.Errorf("v1 updated to v2 differs from v2 made afresh (-fresh +updated):\n%s", diff)
+	}
+	// An edit merged into v2 makes it no longer pristine: back to v1 and
+	// to v2 again, the edit stays.
+	edit(t, updated, "settings.yaml", "level: info", "level: debug")
+	runFleet(t, gitFleet(t, repo, "1"), updated, false)
+	runFleet(t, gitFleet(t, repo, "2"), updated, false)
+	if got := string(updated.pkgs["edge01/app"]["settings.yaml"]); !strings.Contains(got, "level: debug") {
+		t.Errorf("the edit was lost on the second update:\n%s", got)
+	}
+}
+
+func strs(f kptpkg.Files) map[string]string {
+	m := map[string]string{}
+	for p, b := range f {
+		m[p] = string(b)
+	}
+	return m
+}

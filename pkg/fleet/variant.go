@@ -61,7 +61,7 @@ func (r *runner) process(j *job) {
 		}
 	}
 	inputs := r.inputs(j, up.up)
-	if own.owner == j.key() && own.rendered != "" && own.rendered == seal(inputs, existing) {
+	if own.owner == j.key() && own.inputs == "sha256:"+inputs && (sealed(own, existing) || own.rendered == seal(existing, false)) {
 		v.Outcome, v.Skipped = Unchanged, true
 		return
 	}
@@ -83,7 +83,7 @@ func (r *runner) process(j *job) {
 			return // recorded on the variant
 		}
 	}
-	if files, err = sealFiles(files, inputs); err != nil {
+	if files, err = sealFiles(files, inputs, b.pristine); err != nil {
 		v.fail(ReasonError, "%v", err)
 		return
 	}
@@ -110,6 +110,9 @@ type base struct {
 	// done is the package as it is to be written, when it is made already
 	// (an update whose downstream had no edits of its own).
 	done kptpkg.Files
+	// pristine: the package is the variant made of its upstream and
+	// nothing else (no edits by hand merged in, nothing adopted).
+	pristine bool
 }
 
 // base decides what the variant starts from: a fresh clone of its
@@ -158,6 +161,11 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own owne
 // are kept. Without such edits the package is the update itself; with
 // them, the merged package is changed and rendered again.
 func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Origin, own ownership) (*base, error) {
+	if sealed(own, local) {
+		// Nobody edited the package since kptkit wrote it: the merge would
+		// give the update itself (kpt pkg update over an unedited package).
+		return r.updated(j, up)
+	}
 	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
 	oldFiles, err := r.opts.Source.At(lock, repo)
 	if err != nil {
@@ -186,7 +194,12 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 		j.v.fail(failure.reason, "%s", failure.message)
 		return nil, errFailed
 	}
-	if local, err = editKptfile(local, func(kf *yaml.RNode) error { return annotate(kf, v1alpha1.AnnotationRendered, "") }); err != nil {
+	if local, err = editKptfile(local, func(kf *yaml.RNode) error {
+		if err := annotate(kf, v1alpha1.AnnotationInputs, ""); err != nil {
+			return err
+		}
+		return annotate(kf, v1alpha1.AnnotationRendered, "")
+	}); err != nil {
 		return nil, err
 	}
 	policy := pkgupdate.KeepLocal
@@ -206,9 +219,25 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 	}
 	if merged.Equal(now) {
 		j.v.Results = append(j.v.Results, rs...)
-		return &base{done: now}, nil
+		return &base{done: now, pristine: true}, nil
 	}
 	return parsed(merged, own)
+}
+
+// updated is the variant made of its new upstream, as the whole update.
+func (r *runner) updated(j *job, up *upstreamEntry) (*base, error) {
+	newBase, err := r.fresh(j, up)
+	if err != nil {
+		return nil, err
+	}
+	now, rs, failure := r.make(j, newBase)
+	if failure != nil {
+		j.v.Results = append(j.v.Results, rs...)
+		j.v.fail(failure.reason, "%s", failure.message)
+		return nil, errFailed
+	}
+	j.v.Results = append(j.v.Results, rs...)
+	return &base{done: now, pristine: true}, nil
 }
 
 // mayAdopt says whether a variant may take over a package it does not own.
@@ -252,7 +281,7 @@ func (r *runner) fresh(j *job, up *upstreamEntry) (*base, error) {
 		before = replaceFile(before, kptfile.FileName, kf)
 		items = replaceFile(items, kptfile.FileName, kptpkg.Copy(kf))
 	}
-	return &base{files: files, items: items, before: before}, nil
+	return &base{files: files, items: items, before: before, pristine: true}, nil
 }
 
 // parsed is a base made from files as they are.
@@ -369,7 +398,7 @@ func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
 	}
 	for _, a := range [][2]string{
 		{v1alpha1.AnnotationOwner, j.key()}, {v1alpha1.AnnotationVariantSet, set},
-		{v1alpha1.AnnotationDeletionPolicy, policy}, {v1alpha1.AnnotationRendered, ""},
+		{v1alpha1.AnnotationDeletionPolicy, policy}, {v1alpha1.AnnotationRendered, ""}, {v1alpha1.AnnotationInputs, ""},
 	} {
 		if err := annotate(n, a[0], a[1]); err != nil {
 			return []result.Result{kfs[0].Errorf("metadata.annotations", "%s: %v", kptfile.FileName, err)}

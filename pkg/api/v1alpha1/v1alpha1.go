@@ -31,10 +31,14 @@ const (
 	// AnnotationDeletionPolicy is "orphan" when the package is to be released,
 	// not removed, once its variant is gone (Porch's default is delete).
 	AnnotationDeletionPolicy = "kptkit.dev/deletion-policy"
-	// AnnotationRendered is a digest of what the package was rendered from
-	// and of its files as rendered: a run whose inputs and files give the
-	// same digest skips the package.
+	// AnnotationRendered is a digest of the package's files as kptkit wrote
+	// them (this annotation's own value zeroed): while it holds, nobody has
+	// edited the package since, and an update takes the upstream's as is.
 	AnnotationRendered = "kptkit.dev/rendered"
+	// AnnotationInputs is a digest of what the package was rendered from
+	// (the tool, the upstream revision, the variant, the cluster objects it
+	// injects): a run with the same inputs over unedited files skips it.
+	AnnotationInputs = "kptkit.dev/inputs"
 )
 
 // Kinds of kptkit's functionConfigs.
