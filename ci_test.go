@@ -120,7 +120,7 @@ func TestCIJob(t *testing.T) {
 	// What the fleet renders to, committed.
 	mustRun(t, repo, "git", "init", "-q", "-b", "main")
 	render := exec.Command(filepath.Join(bin, "kptkit"), "variants", "render", "--variants", "fleet/variants",
-		"--cluster", "fleet/cluster", "--upstream", "fleet/upstream", "--out", "deployments", "--render=false")
+		"--cluster", "fleet/cluster", "--upstream", "fleet/upstream", "--out", "deployments")
 	render.Dir, render.Env = repo, env
 	if out, err := render.CombinedOutput(); err != nil {
 		t.Fatalf("rendering the fleet: %v\n%s", err, out)
