@@ -19,8 +19,8 @@ show() { # show <title> <example>: run the example's command and print the chang
 
 # The main job: a fleet of variants rendered locally, as Porch would, from a
 # git catalog; then the catalog's next revision rolled out over a hand edit.
-fleet=examples/kptkit-fleet
-work="$out/kptkit-fleet"
+fleet=examples/fleet
+work="$out/fleet"
 cp -r "$fleet" "$work" && rm -rf "$work/.expected"
 "$fleet/make-catalog.sh" "$out/catalog.git"   # a local clone of the catalog's remote
 render() {
