@@ -1,16 +1,22 @@
 package resourcelist_test
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/deps"
 	"github.com/kptkit/kptkit/pkg/fanout"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
@@ -21,7 +27,6 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
 	"github.com/kptkit/kptkit/pkg/pipeline"
 	"github.com/kptkit/kptkit/pkg/pkgcontext"
-	"github.com/kptkit/kptkit/pkg/pkgdir"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 	"github.com/kptkit/kptkit/pkg/stack"
@@ -152,7 +157,7 @@ func TestEquivalenceExamples(t *testing.T) {
 			}
 		}
 		fnConfig := exampleConfig(t, files, cfg.FnConfig, cfg.Args)
-		in, err := pkgdir.Source(files, nil, fnConfig)
+		in, err := source(files, fnConfig)
 		if err != nil {
 			t.Errorf("%s: %v", dir, err)
 			continue
@@ -166,7 +171,7 @@ func TestEquivalenceExamples(t *testing.T) {
 
 // exampleConfig returns an example's functionConfig: its file, or a
 // ConfigMap of key=value arguments, as kpt fn eval makes it.
-func exampleConfig(t *testing.T, files pkgdir.Files, file string, args []string) *yaml.RNode {
+func exampleConfig(t *testing.T, files kptpkg.Files, file string, args []string) *yaml.RNode {
 	t.Helper()
 	switch {
 	case file != "":
@@ -201,7 +206,7 @@ func TestEquivalenceCorpus(t *testing.T) {
 			return err
 		}
 		dir := filepath.Dir(p)
-		in, err := pkgdir.Source(readPackage(t, dir), nil, nil)
+		in, err := source(readPackage(t, dir), nil)
 		if err != nil {
 			return nil // not a package kpt reads either
 		}
@@ -228,7 +233,7 @@ func TestEquivalenceCorpus(t *testing.T) {
 }
 
 // readPackage reads the package in dir, without an example's .expected/.
-func readPackage(t *testing.T, dir string) pkgdir.Files {
+func readPackage(t *testing.T, dir string) kptpkg.Files {
 	t.Helper()
 	files, err := kptpkg.Read(os.DirFS(dir))
 	if err != nil {
@@ -239,5 +244,42 @@ func readPackage(t *testing.T, dir string) pkgdir.Files {
 			delete(files, name)
 		}
 	}
-	return pkgdir.Files(files)
+	return files
+}
+
+// source is the package's resources as a ResourceList, as kpt fn source
+// writes it: every item annotated with its file and index, files in path
+// order, fnConfig (may be nil) the functionConfig.
+func source(files kptpkg.Files, fnConfig *yaml.RNode) ([]byte, error) {
+	var nodes []*yaml.RNode
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if !kptpkg.IsResource(p) {
+			continue
+		}
+		r := kio.ByteReader{
+			Reader:            bytes.NewReader(files[p]),
+			PreserveSeqIndent: true,
+			SetAnnotations:    map[string]string{kptfile.AnnotationPath: p, kptfile.AnnotationInternalPath: p},
+		}
+		read, err := r.Read()
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, err)
+		}
+		for i, n := range read {
+			if n.GetKind() == "" || n.GetApiVersion() == "" {
+				return nil, fmt.Errorf("%s: document %d is not a resource (it needs apiVersion and kind)", p, i)
+			}
+			if err := n.PipeE(yaml.SetAnnotation(kptfile.AnnotationInternalIndex, strconv.Itoa(i))); err != nil {
+				return nil, fmt.Errorf("cannot annotate %s: %w", p, err)
+			}
+		}
+		nodes = append(nodes, read...)
+	}
+	var b bytes.Buffer
+	w := kio.ByteWriter{Writer: &b, KeepReaderAnnotations: true, FunctionConfig: fnConfig,
+		WrappingKind: resourcelist.Kind, WrappingAPIVersion: resourcelist.APIVersion}
+	if err := w.Write(nodes); err != nil {
+		return nil, fmt.Errorf("cannot write the ResourceList: %w", err)
+	}
+	return b.Bytes(), nil
 }
