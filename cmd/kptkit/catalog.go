@@ -68,19 +68,6 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// pairs reads NAME=VALUE flags into a map.
-func pairs(flagName string, values []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, v := range values {
-		k, val, ok := strings.Cut(v, "=")
-		if !ok || k == "" || val == "" {
-			return nil, usageError{fmt.Errorf("--%s %q: want NAME=VALUE", flagName, v)}
-		}
-		out[k] = val
-	}
-	return out, nil
-}
-
 // repoSpec is a --repo NAME=PATH[//DIR] of catalog index.
 type repoSpec struct{ name, path, dir string }
 
@@ -107,9 +94,10 @@ func parseRepo(s string) (repoSpec, error) {
 
 func catalogIndex(c *call, args []string) error {
 	fs := c.flags()
-	var repos, repoMap listFlag
+	var repos listFlag
+	repoMap := newPairFlag("URL=PATH")
 	fs.Var(&repos, "repo", "a catalog repository, `NAME=PATH[//DIR]` (repeat)")
-	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
+	fs.Var(repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
 	out := fs.String("o", "", "write the index to the file `FILE` (default: stdout)")
 	previous := fs.String("previous", "", "an earlier index, `FILE`: unchanged versions are taken from it")
 	if err := c.parse(fs, args, 0); err != nil {
@@ -118,12 +106,10 @@ func catalogIndex(c *call, args []string) error {
 	if len(repos) == 0 {
 		return usageErrorf("--repo is required")
 	}
-	mapped, err := pairs("repo-map", repoMap)
-	if err != nil {
-		return err
-	}
+	mapped := repoMap.m
 	var prev []v1alpha1.CatalogPackage
 	if *previous != "" {
+		var err error
 		if prev, err = readIndex(*previous); err != nil {
 			return err
 		}
@@ -305,11 +291,12 @@ func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer
 
 func catalogInstalled(c *call, args []string) error {
 	fs := c.flags()
-	var repos, clusters, catalogs, repoMap listFlag
+	var repos, catalogs listFlag
+	clusters, repoMap := newPairFlag("NAME=CLUSTER"), newPairFlag("URL=PATH")
 	fs.Var(&repos, "repo", "a deployment repository, `[NAME=]PATH`, a folder (repeat)")
-	fs.Var(&clusters, "cluster", "the cluster of a deployment repository, `NAME=CLUSTER` (repeat; default: its name)")
+	fs.Var(clusters, "cluster", "the cluster of a deployment repository, `NAME=CLUSTER` (repeat; default: its name)")
 	fs.Var(&catalogs, "catalog", "a catalog repository upstreams come from, `NAME=URL[//DIR]` (repeat)")
-	fs.Var(&repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
+	fs.Var(repoMap, "repo-map", "read a remote git URL from a local clone, `URL=PATH` (repeat)")
 	out := fs.String("o", "", "write the InstalledPackages to the file `FILE` (default: stdout)")
 	if err := c.parse(fs, args, 0); err != nil {
 		return err
@@ -317,14 +304,7 @@ func catalogInstalled(c *call, args []string) error {
 	if len(repos) == 0 {
 		return usageErrorf("--repo is required")
 	}
-	clusterOf, err := pairs("cluster", clusters)
-	if err != nil {
-		return err
-	}
-	mapped, err := pairs("repo-map", repoMap)
-	if err != nil {
-		return err
-	}
+	clusterOf, mapped := clusters.m, repoMap.m
 	var sources []catalog.Source
 	for _, c := range catalogs {
 		spec, err := parseRepo(c)

@@ -212,7 +212,7 @@ func TestCatalogUsage(t *testing.T) {
 		{[]string{"catalog", "index", "--repo", "just-a-path"}, 2, usage("index", `--repo "just-a-path": want NAME=PATH[//DIR]`)},
 		{[]string{"catalog", "index", "--repo", "x=/nonexistent"}, 1, "kptkit catalog index: --repo x: open /nonexistent: no such file or directory\n"},
 		{[]string{"catalog", "index", "--repo", "x=y", "extra"}, 2, usage("index", `unexpected argument "extra": it takes none`)},
-		{[]string{"catalog", "installed", "--repo", "a", "--cluster", "bad"}, 2, usage("installed", `--cluster "bad": want NAME=VALUE`)},
+		{[]string{"catalog", "installed", "--repo", "a", "--cluster", "bad"}, 2, usage("installed", `--cluster: invalid value "bad": want NAME=CLUSTER`)},
 	} {
 		out, stderr, code := runKptkit(t, tc.args...)
 		if code != tc.code || out != "" {

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -262,4 +264,33 @@ func indent(s, prefix string) string {
 		b.WriteString(strings.TrimRight(line, " \n") + "\n")
 	}
 	return b.String()
+}
+
+// pairFlag is a repeatable KEY=VALUE flag (--repo-map URL=PATH, --exec-for
+// IMAGE=PATH, --cluster NAME=CLUSTER): the one parser of such pairs.
+type pairFlag struct {
+	m    map[string]string
+	want string // KEY=VALUE as the help names it
+}
+
+func newPairFlag(want string) *pairFlag { return &pairFlag{m: map[string]string{}, want: want} }
+
+func (p *pairFlag) String() string {
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(p.m)) {
+		parts = append(parts, k+"="+p.m[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+func (p *pairFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" || v == "" {
+		return fmt.Errorf("want %s", p.want)
+	}
+	p.m[k] = v
+	return nil
 }

@@ -53,7 +53,7 @@ type renderFlags struct {
 	resultsDir string
 	output     string
 	prefixes   listFlag
-	execFor    listFlag
+	execFor    *pairFlag
 	truncate   bool
 }
 
@@ -63,19 +63,16 @@ var isolate = catalog.Isolate
 
 func runRender(c *call, args []string) error {
 	fs := c.flags()
-	var f renderFlags
+	f := renderFlags{execFor: newPairFlag("IMAGE=PATH")}
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "allow exec: functions (as kpt: without it an exec: entry fails; kptkit's own binaries then run in process)")
 	fs.StringVar(&f.resultsDir, "results-dir", "", "write the function results to `DIR`/results.yaml")
 	fs.StringVar(&f.output, "output", "", "write the rendered resources to `OUT` instead of in place: stdout (a ResourceList), unwrap (the resources) or a new folder")
 	fs.StringVar(&f.output, "o", "", "short for --output `OUT`: stdout, unwrap or a new folder")
 	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	fs.BoolVar(&f.truncate, "truncate-output", true, "show at most 4 lines of a function's results and stderr")
-	fs.Var(&f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
+	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
 	if err := c.parse(fs, args, 1); err != nil {
 		return err
-	}
-	if _, err := parseExecFor(f.execFor); err != nil {
-		return usageError{err}
 	}
 	pkg := "."
 	if fs.NArg() == 1 {
@@ -105,10 +102,7 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 			return fmt.Errorf("directory %q already exists, please delete the directory and retry", dest)
 		}
 	}
-	execFor, err := parseExecFor(f.execFor)
-	if err != nil {
-		return err
-	}
+	execFor := f.execFor.m
 	files, err := pkgfs.Read(abs)
 	if err != nil {
 		return err
@@ -179,18 +173,6 @@ func hostEnv(env []string) krmfn.Env {
 		}
 	}
 	return krmfn.Env{Now: time.Now, Getenv: func(k string) string { return vars[k] }}
-}
-
-func parseExecFor(pairs []string) (map[string]string, error) {
-	m := map[string]string{}
-	for _, p := range pairs {
-		image, path, ok := strings.Cut(p, "=")
-		if !ok || image == "" || path == "" {
-			return nil, fmt.Errorf("--exec-for %q: want IMAGE=PATH", p)
-		}
-		m[image] = path
-	}
-	return m, nil
 }
 
 func writeResults(dir string, rl render.ResultList) error {

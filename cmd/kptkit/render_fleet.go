@@ -1,7 +1,10 @@
 package main
 
 import (
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -18,11 +21,25 @@ import (
 // fleet's packages come from elsewhere). One runtime serves every variant.
 type fleetRenderer struct{ opts render.Options }
 
-func newFleetRenderer() (fleet.Renderer, error) {
+func newFleetRenderer(prefixes []string, execFor map[string]string) (fleet.Renderer, error) {
 	return fleetRenderer{render.Options{
-		Runtime: newRuntime(os.Environ(), nil, nil),
+		Runtime: newRuntime(os.Environ(), prefixes, execFor),
 		Env:     functions.Env(),
 	}}, nil
+}
+
+// renderSalt is what of the runtime's set-up goes into every variant's
+// inputs digest: packages rendered with other images mapped are rendered
+// again.
+func renderSalt(on bool, prefixes []string, execFor map[string]string) string {
+	if !on || len(prefixes) == 0 && len(execFor) == 0 {
+		return ""
+	}
+	s := " prefixes=" + strings.Join(prefixes, ",")
+	for _, k := range slices.Sorted(maps.Keys(execFor)) {
+		s += " " + k + "=" + execFor[k]
+	}
+	return s
 }
 
 // Render implements fleet.Renderer: the steps' results, each message led

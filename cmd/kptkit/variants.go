@@ -74,18 +74,21 @@ type variantsCmd struct {
 	variants, cluster, upstream, out, status, onConflict string
 	jobs                                                 int
 	render, prune, pruneAll, dryRun, check, asJSON       bool
-	repoMap                                              mapFlag
+	repoMap, execFor                                     *pairFlag
+	prefixes                                             listFlag
 }
 
 func variantsFlags(call *call) *variantsCmd {
-	c := &variantsCmd{FlagSet: call.flags(), repoMap: mapFlag{}}
+	c := &variantsCmd{FlagSet: call.flags(), repoMap: newPairFlag("URL=PATH"), execFor: newPairFlag("IMAGE=PATH")}
 	c.StringVar(&c.variants, "variants", "", "PackageVariantSets and PackageVariants: a YAML file or a folder of them, `PATH`")
 	c.StringVar(&c.cluster, "cluster", "", "the management cluster's objects (Repositories, targets, injection sources): a YAML file or a folder, `PATH`")
 	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, `DIR`, for repositories the cluster has no git location for")
 	c.StringVar(&c.out, "out", "", "the output folder, `OUT`: OUT/<repo>/<package>/")
 	c.StringVar(&c.status, "status", "", "the `FILE` the variants' and sets' status goes to (default OUT/variants.status.yaml)")
 	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores)")
-	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes")
+	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes, as kptkit render does (no exec: entries)")
+	c.Var(c.execFor, "exec-for", "render the image `IMAGE=PATH` (with a tag, or any tag) with the binary PATH (repeatable)")
+	c.Var(&c.prefixes, "builtin-prefix", "an image `PREFIX` whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	c.BoolVar(&c.prune, "prune", true, "remove (or release, by deletionPolicy) the packages this run's sets and variants no longer want")
 	c.BoolVar(&c.pruneAll, "prune-all", false, "also remove packages whose variant is not in this run (the inputs are the whole fleet)")
 	c.StringVar(&c.onConflict, "on-conflict", "error", "`MODE` for an update whose upstream and downstream changed one field differently: error (the variant fails) or upstream (kpt's behaviour)")
@@ -130,7 +133,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 			"Run 'kptkit variants render --help' for usage.\n", what)
 		return 2
 	}
-	src := &upstream.Source{RepoMap: c.repoMap, FolderName: c.upstream}
+	src := &upstream.Source{RepoMap: c.repoMap.m, FolderName: c.upstream}
 	if c.upstream != "" {
 		if src.Folder, err = fleetio.ReadUpstreams(c.upstream); err != nil {
 			return fail(err)
@@ -150,10 +153,10 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	opts := fleet.Options{
 		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
 		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
-		Salt: "kptkit " + version.Get().Version,
+		Salt: "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
 	}
 	if c.render {
-		if opts.Render, err = newFleetRenderer(); err != nil {
+		if opts.Render, err = newFleetRenderer(c.prefixes, c.execFor.m); err != nil {
 			return fail(err)
 		}
 	}
@@ -248,20 +251,6 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stderr, "failed: %s/%s (%s): %s\n", v.Namespace, v.Name, v.Where, v.Message)
 		}
 	}
-}
-
-// mapFlag is a repeatable KEY=VALUE flag.
-type mapFlag map[string]string
-
-func (m mapFlag) String() string { return "" }
-
-func (m mapFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" || v == "" {
-		return errors.New("want URL=PATH")
-	}
-	m[k] = v
-	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,15 +1,20 @@
 package fleet_test
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/result"
 )
 
 func outcomes(r *fleet.Report) []string {
@@ -71,5 +76,82 @@ func TestSecondRunSkips(t *testing.T) {
 	want = []string{"edge01/app: updated", "edge02/app: updated", "core01/platform/app: updated"}
 	if diff := cmp.Diff(want, run()); diff != "" {
 		t.Errorf("another tool (-want +got):\n%s", diff)
+	}
+}
+
+// fakeRenderer renders by a function of the package's files: it sees what
+// the variant made of the upstream (its Kptfile among the items).
+type fakeRenderer func(files kptpkg.Files, items []*yaml.RNode) (kptpkg.Files, error)
+
+func (f fakeRenderer) Render(files kptpkg.Files, items, before []*yaml.RNode) (kptpkg.Files, result.List, error) {
+	out, err := f(files, items)
+	return out, result.List{result.Infof("rendered")}, err
+}
+
+// TestRender: every variant's package is rendered after the variant's
+// changes; a render failure fails that variant alone, Ready=False with
+// reason RenderFailed and the function's own message, its package not
+// written; a pipeline that loses the Kptfile is a failure too.
+func TestRender(t *testing.T) {
+	t.Parallel()
+	dir := "testdata/sets-and-injection"
+	var in fleet.Input
+	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
+	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
+	store := &memStore{pkgs: map[string]kptpkg.Files{}}
+	render := fakeRenderer(func(files kptpkg.Files, items []*yaml.RNode) (kptpkg.Files, error) {
+		var kf *yaml.RNode
+		for _, n := range items {
+			if n.GetKind() == "Kptfile" {
+				kf = n
+			}
+		}
+		owner := kf.GetAnnotations()["kptkit.dev/owner"]
+		switch {
+		case strings.HasSuffix(owner, "edge02-app"):
+			return nil, errors.New(`ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1 (pipeline.mutators[0]) failed: "namespace" should not be empty`)
+		case strings.HasSuffix(owner, "/core-app"):
+			out := files.Clone()
+			delete(out, "Kptfile")
+			return out, nil
+		}
+		out, err := kptpkg.Sink(items, nil, files)
+		if err != nil {
+			return nil, err
+		}
+		out["rendered.txt"] = []byte("by " + owner + "\n")
+		return out, nil
+	})
+	r, err := fleet.Run(in, fleet.Options{
+		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},
+		Store:  store, Env: krmtest.Env(krmtest.Clock, nil), Prune: true, Salt: "test", Render: render,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range r.Variants {
+		got = append(got, fmt.Sprintf("%s: %s %s %s", v.Path(), v.Outcome, v.Reason, v.Message))
+	}
+	want := []string{
+		"edge01/app: created  ",
+		`edge02/app: failed RenderFailed ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1 (pipeline.mutators[0]) failed: "namespace" should not be empty`,
+		"core01/platform/app: failed RenderFailed the pipeline removed the package's Kptfile (a function's output lacks it)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("variants (-want +got):\n%s", diff)
+	}
+	if _, ok := store.pkgs["edge02/app"]; ok {
+		t.Error("a failed render wrote its package")
+	}
+	if got := string(store.pkgs["edge01/app"]["rendered.txt"]); !strings.Contains(got, "edge01-app") {
+		t.Errorf("edge01's render did not see the variant's Kptfile: %q", got)
+	}
+	status := ""
+	for _, n := range r.Status {
+		status += n.MustString() + "---\n"
+	}
+	if !strings.Contains(status, "reason: RenderFailed\n    message: 'ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1 (pipeline.mutators[0]) failed: \"namespace\" should not be empty'") {
+		t.Errorf("status lacks the function's message:\n%s", status)
 	}
 }

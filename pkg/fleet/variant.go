@@ -346,6 +346,9 @@ func (r *runner) make(j *job, b *base) (kptpkg.Files, []result.Result, *failure)
 	if err != nil {
 		return nil, rs, &failure{ReasonRenderFailed, err.Error()}
 	}
+	if _, ok := files[kptfile.FileName]; !ok {
+		return nil, rs, &failure{ReasonRenderFailed, "the pipeline removed the package's Kptfile (a function's output lacks it)"}
+	}
 	return files, rs, nil
 }
 
