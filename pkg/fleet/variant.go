@@ -113,6 +113,7 @@ type base struct {
 	// pristine: the package is the variant made of its upstream and
 	// nothing else (no edits by hand merged in, nothing adopted).
 	pristine bool
+	results  result.List // of making done
 }
 
 // base decides what the variant starts from: a fresh clone of its
@@ -164,7 +165,11 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 	if sealed(own, local) {
 		// Nobody edited the package since kptkit wrote it: the merge would
 		// give the update itself (kpt pkg update over an unedited package).
-		return r.updated(j, up)
+		b, err := r.updated(j, up)
+		if b != nil {
+			j.v.Results = append(j.v.Results, b.results...)
+		}
+		return b, err
 	}
 	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
 	oldFiles, err := r.opts.Source.At(lock, repo)
@@ -184,15 +189,9 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 		j.v.fail(failure.reason, "making the base of the update (%s at %s): %s", lock.Directory, lock.Ref, failure.message)
 		return nil, errFailed
 	}
-	newBase, err := r.fresh(j, up)
+	upd, err := r.updated(j, up)
 	if err != nil {
 		return nil, err
-	}
-	now, rs, failure := r.make(j, newBase)
-	if failure != nil {
-		j.v.Results = append(j.v.Results, rs...)
-		j.v.fail(failure.reason, "%s", failure.message)
-		return nil, errFailed
 	}
 	if local, err = editKptfile(local, func(kf *yaml.RNode) error {
 		if err := annotate(kf, v1alpha1.AnnotationInputs, ""); err != nil {
@@ -206,7 +205,7 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 	if r.opts.TakeUpstream {
 		policy = pkgupdate.TakeUpstream
 	}
-	merged, conflicts, err := pkgupdate.Update(was, now, local, up.up.Origin, policy)
+	merged, conflicts, err := pkgupdate.Update(was, upd.done, local, up.up.Origin, policy)
 	if err != nil {
 		return nil, fmt.Errorf("cannot update %s to %s: %w", j.path, j.want, err)
 	}
@@ -217,14 +216,15 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 		}
 		return b, nil
 	}
-	if merged.Equal(now) {
-		j.v.Results = append(j.v.Results, rs...)
-		return &base{done: now, pristine: true}, nil
+	if merged.Equal(upd.done) {
+		j.v.Results = append(j.v.Results, upd.results...)
+		return upd, nil
 	}
 	return parsed(merged, own)
 }
 
-// updated is the variant made of its new upstream, as the whole update.
+// updated is the variant made of its new upstream: the whole update when
+// the package has no edits to keep. Its results are the caller's to keep.
 func (r *runner) updated(j *job, up *upstreamEntry) (*base, error) {
 	newBase, err := r.fresh(j, up)
 	if err != nil {
@@ -236,8 +236,7 @@ func (r *runner) updated(j *job, up *upstreamEntry) (*base, error) {
 		j.v.fail(failure.reason, "%s", failure.message)
 		return nil, errFailed
 	}
-	j.v.Results = append(j.v.Results, rs...)
-	return &base{done: now, pristine: true}, nil
+	return &base{done: now, pristine: true, results: rs}, nil
 }
 
 // mayAdopt says whether a variant may take over a package it does not own.
