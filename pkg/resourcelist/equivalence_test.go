@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,7 +15,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/deps"
 	"github.com/kptkit/kptkit/pkg/fanout"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
@@ -256,22 +254,9 @@ func source(files kptpkg.Files, fnConfig *yaml.RNode) ([]byte, error) {
 		if !kptpkg.IsResource(p) {
 			continue
 		}
-		r := kio.ByteReader{
-			Reader:            bytes.NewReader(files[p]),
-			PreserveSeqIndent: true,
-			SetAnnotations:    map[string]string{kptfile.AnnotationPath: p, kptfile.AnnotationInternalPath: p},
-		}
-		read, err := r.Read()
+		read, err := kptpkg.Items(p, files[p])
 		if err != nil {
-			return nil, fmt.Errorf("cannot read %s: %w", p, err)
-		}
-		for i, n := range read {
-			if n.GetKind() == "" || n.GetApiVersion() == "" {
-				return nil, fmt.Errorf("%s: document %d is not a resource (it needs apiVersion and kind)", p, i)
-			}
-			if err := n.PipeE(yaml.SetAnnotation(kptfile.AnnotationInternalIndex, strconv.Itoa(i))); err != nil {
-				return nil, fmt.Errorf("cannot annotate %s: %w", p, err)
-			}
+			return nil, err
 		}
 		nodes = append(nodes, read...)
 	}
