@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 
 	replacements "github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-replacements/replacements"
 	"github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-setters/applysetters"
@@ -41,7 +42,7 @@ func sdkRun(p sdk.ResourceListProcessor) func([]byte) ([]byte, render.Exit) {
 
 // runSDK is the SDK's fn.Run, writing the list item by item (writeSDK).
 func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
-	rl, err := sdk.ParseResourceList(in)
+	rl, err := parseSDK(in)
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +77,40 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 		return out, fmt.Errorf("error: function failure")
 	}
 	return out, nil
+}
+
+// parseSDK is the SDK's ParseResourceList, the items built on every core
+// (render.ReadList): the SDK wraps the very nodes of a list parsed whole,
+// and so does parseSDK. A list the SDK reads otherwise or refuses (no
+// items, results, a functionConfig or an item that is not a mapping) is
+// left to it.
+func parseSDK(in []byte) (*sdk.ResourceList, error) {
+	l, err := render.ReadList(in)
+	if err != nil || len(l.Items) == 0 || l.Results != nil || !mapping(l.FunctionConfig) || slices.ContainsFunc(l.Items, notMapping) {
+		return sdk.ParseResourceList(in)
+	}
+	rl := &sdk.ResourceList{FunctionConfig: sdk.NewEmptyKubeObject()}
+	if l.FunctionConfig != nil {
+		rl.FunctionConfig = kubeObject(l.FunctionConfig)
+	}
+	rl.Items = make([]*sdk.KubeObject, len(l.Items))
+	for i, n := range l.Items {
+		rl.Items[i] = kubeObject(n)
+	}
+	return rl, nil
+}
+
+// mapping: a mapping node, or none.
+func mapping(n *yaml.RNode) bool { return n == nil || n.YNode().Kind == yaml.MappingNode }
+
+func notMapping(n *yaml.RNode) bool { return !mapping(n) }
+
+// kubeObject wraps a mapping node as the SDK's parser does (the SDK's one
+// exported way to wrap a node is UpsertObjectToItems).
+func kubeObject(n *yaml.RNode) *sdk.KubeObject {
+	var rl sdk.ResourceList
+	_ = rl.UpsertObjectToItems(n, func(_, _ *sdk.KubeObject) bool { return false }, false)
+	return rl.Items[0]
 }
 
 // errFrame: the SDK wrote a list in a shape writeSDK does not know.
@@ -165,13 +200,11 @@ func applySetters(in []byte) ([]byte, render.Exit) {
 
 // executeFramework is kyaml's framework.Execute over bytes.
 func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, error) {
-	r := &kio.ByteReader{Reader: bytes.NewReader(in)}
-	var rl framework.ResourceList
-	var err error
-	if rl.Items, err = r.Read(); err != nil {
+	l, err := render.ReadList(in)
+	if err != nil {
 		return nil, fmt.Errorf("failed to read ResourceList input: %w", err)
 	}
-	rl.FunctionConfig = r.FunctionConfig
+	rl := framework.ResourceList{Items: l.Items, FunctionConfig: l.FunctionConfig}
 	annos, err := kio.PreprocessResourcesForInternalAnnotationMigration(rl.Items)
 	if err != nil {
 		return nil, err
@@ -180,7 +213,7 @@ func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, err
 	if err := kio.ReconcileInternalAnnotations(rl.Items, annos); err != nil {
 		return nil, err
 	}
-	results := r.Results
+	results := l.Results
 	if len(rl.Results) > 0 {
 		b, err := yaml.Marshal(rl.Results)
 		if err != nil {

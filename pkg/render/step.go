@@ -130,21 +130,21 @@ func filter(run Runner, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, *y
 	if runErr == nil && exit.Code != 0 {
 		runErr = &ExitError{exit}
 	}
-	r := &kio.ByteReader{Reader: bytes.NewReader(out)}
-	output, err := r.Read()
+	l, err := ReadList(out)
 	if err != nil {
 		return nil, nil, exit, err
 	}
+	output := l.Items
 	if err := restore(output, input); err != nil {
 		return nil, nil, exit, err
 	}
 	if runErr != nil {
-		return output, r.Results, exit, runErr
+		return output, l.Results, exit, runErr
 	}
 	if err := defaultPaths(functionScope(cfg), output); err != nil {
 		return nil, nil, exit, err
 	}
-	return output, r.Results, exit, nil
+	return output, l.Results, exit, nil
 }
 
 // EncodeList writes items, a functionConfig and results (either may be

@@ -103,6 +103,9 @@ func (rl *ResourceList) setRoot(fnConfig, results *yaml.MapNode) {
 	if fnConfig != nil && !yaml.IsMissingOrNull(fnConfig.Value) {
 		rl.fnConfig = fnConfig.Value
 	}
+	if results != nil {
+		rl.resultsIn = results.Value
+	}
 	if results != nil && results.Value.YNode().Kind == yaml.SequenceNode {
 		rl.oldResult = results.Value.YNode().Content
 	}

@@ -30,6 +30,7 @@ type ResourceList struct {
 	fnConfig  *yaml.RNode
 	results   result.List
 	oldResult []*yaml.Node // results the input already held
+	resultsIn *yaml.RNode  // the input's results value, whatever its shape
 	sorted    result.List  // results, sorted; nil until asked for or after AddResults
 	layout    layout
 	lazy      *lazyList // how to read the items' nodes, when the list was read lazily
@@ -68,6 +69,11 @@ func (rl *ResourceList) Nodes() []*yaml.RNode {
 
 // FunctionConfig returns the functionConfig, or nil when there is none.
 func (rl *ResourceList) FunctionConfig() *yaml.RNode { return rl.fnConfig }
+
+// InputResults returns the value of the input's results field as parsed
+// (a list, or whatever else it holds), or nil when it has none: for a
+// caller reading another program's output as kyaml's ByteReader does.
+func (rl *ResourceList) InputResults() *yaml.RNode { return rl.resultsIn }
 
 // Select returns the items (not deleted) whose header matches, in order.
 // The items it returns keep their header (functions ask for it again);
