@@ -8,9 +8,10 @@ import (
 )
 
 // emit writes n in block style exactly as yaml.v3's encoder does with kpt's
-// settings (2-space indent, compact sequences), for the plain data most new
-// and changed items are: mappings, sequences and one-line scalars without
-// comments, anchors or custom tags. It returns false, having written
+// settings (2-space indent, compact sequences), for the plain data most
+// items are: mappings, sequences and one-line scalars without anchors or
+// custom tags; also line comments after scalar values, literal block
+// scalars as mapping values, and flow lists of scalars. It returns false, having written
 // nothing, for anything else; the caller then uses yaml.v3. yaml.v3 sets up
 // an emitter per document whose event queue grows with the document, which
 // makes encoding many small items cost far more than parsing them.
@@ -29,10 +30,26 @@ func emit(b *bytes.Buffer, n *yaml.Node) bool {
 	return true
 }
 
-// emittable reports whether emit handles n: block collections and one-line
-// scalars, no comments, anchors, aliases or tags beyond the core ones.
+// emittable reports whether emit handles n: block collections, flow lists
+// of one-line scalars, one-line scalars and literal block scalars (as
+// mapping values); no anchors, aliases or tags beyond the core ones; no
+// comments but a one-line comment after a one-line scalar value.
 func emittable(n *yaml.Node, depth int) bool {
-	if depth > 100 || n.HeadComment != "" || n.LineComment != "" || n.FootComment != "" || n.Anchor != "" {
+	return emittableAs(n, depth, asKey)
+}
+
+// Where a node sits, for what emit allows there.
+const (
+	asKey     = iota // a mapping key, or a flow list's element: no comments, one line
+	asValue          // a mapping value: a line comment, or a literal block
+	asElement        // a block sequence's element: a line comment
+)
+
+func emittableAs(n *yaml.Node, depth, at int) bool {
+	if depth > 100 || n.HeadComment != "" || n.FootComment != "" || n.Anchor != "" {
+		return false
+	}
+	if n.LineComment != "" && (at == asKey || n.Kind != yaml.ScalarNode || !oneLineComment(n.LineComment)) {
 		return false
 	}
 	switch n.Kind {
@@ -41,28 +58,80 @@ func emittable(n *yaml.Node, depth int) bool {
 			return false
 		}
 		for i, c := range n.Content {
-			if i%2 == 0 && c.Kind != yaml.ScalarNode {
+			if i%2 == 0 && (c.Kind != yaml.ScalarNode || !emittableAs(c, depth+1, asKey)) {
 				return false
 			}
-			if !emittable(c, depth+1) {
+			if i%2 == 1 && !emittableAs(c, depth+1, asValue) {
 				return false
 			}
 		}
 		return len(n.Content)%2 == 0
 	case yaml.SequenceNode:
-		if !blockOrEmpty(n) || (n.Tag != "" && n.Tag != yaml.NodeTagSeq) {
+		if n.Tag != "" && n.Tag != yaml.NodeTagSeq {
+			return false
+		}
+		if n.Style == yaml.FlowStyle && len(n.Content) > 0 {
+			return at == asValue && flowList(n)
+		}
+		if !blockOrEmpty(n) {
 			return false
 		}
 		for _, c := range n.Content {
-			if c.Kind == yaml.SequenceNode || !emittable(c, depth+1) {
+			if c.Kind == yaml.SequenceNode || !emittableAs(c, depth+1, asElement) {
 				return false
 			}
 		}
 		return true
 	case yaml.ScalarNode:
-		return strings.IndexByte(n.Value, '\n') < 0 && strings.IndexByte(n.Value, '\r') < 0 && coreTag(n.Tag)
+		if literal(n) {
+			return at == asValue && n.LineComment == "" && literalSafe(n.Value)
+		}
+		return strings.IndexByte(n.Value, '\n') < 0 && strings.IndexByte(n.Value, '\r') < 0 && coreTag(n.Tag) &&
+			n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0
 	}
 	return false
+}
+
+// oneLineComment: a comment yaml.v3 writes as it is, on the line.
+func oneLineComment(c string) bool {
+	return strings.HasPrefix(c, "#") && printableASCII(c)
+}
+
+// literal reports whether yaml.v3 would choose the literal block style for
+// a scalar: asked for, or a string of several lines.
+func literal(n *yaml.Node) bool {
+	return (n.Tag == "" || n.Tag == yaml.NodeTagString) &&
+		(n.Style == yaml.LiteralStyle || n.Style == 0 && strings.IndexByte(n.Value, '\n') >= 0)
+}
+
+// literalSafe reports whether yaml.v3 writes v as a plain literal block (no
+// indentation or keep indicator, not double-quoted instead): printable
+// ASCII lines, none ending in a space, not starting with a space or a line
+// break, ending in at most one line break.
+func literalSafe(v string) bool {
+	if v == "" || v[0] == ' ' || v[0] == '\n' || v[len(v)-1] == ' ' || strings.HasSuffix(v, "\n\n") || strings.Contains(v, " \n") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 || c > 0x7e) && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// flowList reports whether emit writes a flow list: one-line scalars, no
+// comments, each either quoted or plain without flow indicators.
+func flowList(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || !emittableAs(c, 1, asKey) || literal(c) {
+			return false
+		}
+		if c.Style == 0 && strings.ContainsAny(c.Value, ",?[]{}:#'\"") {
+			return false
+		}
+	}
+	return true
 }
 
 // blockOrEmpty: a block collection, or an empty one ({} and [] either way).
@@ -131,8 +200,55 @@ func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
 		if !e.scalar(n, false) {
 			return false
 		}
-		e.b.WriteByte('\n')
+		e.lineEnd(n)
 		return true
+	}
+}
+
+// lineEnd ends a scalar's line, with its line comment.
+func (e *emitter) lineEnd(n *yaml.Node) {
+	if n.LineComment != "" {
+		e.b.WriteByte(' ')
+		e.b.WriteString(n.LineComment)
+	}
+	e.b.WriteByte('\n')
+}
+
+// flow writes a flow list of scalars: [a, "b"].
+func (e *emitter) flow(n *yaml.Node) bool {
+	e.b.WriteByte('[')
+	for i, c := range n.Content {
+		if i > 0 {
+			e.b.WriteString(", ")
+		}
+		start := e.b.Len()
+		if !e.scalar(c, false) {
+			return false
+		}
+		// yaml.v3 quotes in flow what it may write plain in block.
+		if c.Style == 0 && e.b.Len() > start && e.b.Bytes()[start] == '\'' {
+			return false
+		}
+	}
+	e.b.WriteString("]\n")
+	return true
+}
+
+// literal writes a literal block scalar's lines at indent, after its key.
+func (e *emitter) literal(v string, indent int) {
+	e.b.WriteString(": |")
+	if !strings.HasSuffix(v, "\n") {
+		e.b.WriteByte('-')
+	}
+	e.b.WriteByte('\n')
+	for line := range strings.Lines(v) {
+		if line != "\n" {
+			e.indent(indent)
+		}
+		e.b.WriteString(line)
+	}
+	if !strings.HasSuffix(v, "\n") {
+		e.b.WriteByte('\n')
 	}
 }
 
@@ -142,9 +258,15 @@ func (e *emitter) value(v *yaml.Node, indent int) bool {
 	case v.Kind == yaml.MappingNode && len(v.Content) > 0:
 		e.b.WriteString(":\n")
 		return e.node(v, indent+2, false)
+	case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Style == yaml.FlowStyle:
+		e.b.WriteString(": ")
+		return e.flow(v)
 	case v.Kind == yaml.SequenceNode && len(v.Content) > 0:
 		e.b.WriteString(":\n")
 		return e.node(v, indent, false) // compact: dashes at the key's indent
+	case v.Kind == yaml.ScalarNode && literal(v):
+		e.literal(v.Value, indent+2)
+		return true
 	default:
 		e.b.WriteString(": ")
 		return e.node(v, indent, true)

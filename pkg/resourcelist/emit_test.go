@@ -34,9 +34,11 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		}
 		var want bytes.Buffer
 		for i, line := range bytes.SplitAfter(bytes.TrimSuffix(encodeV3(n), []byte("\n")), []byte("\n")) {
-			if i == 0 {
+			switch {
+			case i == 0:
 				want.WriteString("  - ")
-			} else {
+			case string(line) == "\n": // a literal block's empty line
+			default:
 				want.WriteString("    ")
 			}
 			want.Write(line)
@@ -44,6 +46,14 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		want.WriteByte('\n')
 		if !bytes.Equal(want.Bytes(), item.Bytes()) {
 			t.Fatalf("an item emitted in place differs (-yaml.v3 +emit):\n%s", cmp.Diff(want.String(), item.String()))
+		}
+		// As the one element of a list, it is what yaml.v3 writes.
+		var one bytes.Buffer
+		if !emitEntry(&one, n, 1) {
+			t.Fatal("emitEntry declines what emit takes")
+		}
+		if want := encodeV3(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}); !bytes.Equal(want, one.Bytes()) {
+			t.Fatalf("an entry differs from yaml.v3's list of one (-yaml.v3 +emit):\n%s", cmp.Diff(string(want), one.String()))
 		}
 		// Kept encoded, the item reads back as the same data.
 		var entry bytes.Buffer
@@ -115,6 +125,7 @@ func TestEmitCorpus(t *testing.T) {
 				continue
 			}
 			n := doc.Content[0]
+			sameAsYAMLv3(t, n) // with its comments: emit takes those on one-line values
 			stripComments(n)
 			docs++
 			if sameAsYAMLv3(t, n) {
@@ -143,16 +154,63 @@ func FuzzEmit(f *testing.F) {
 	f.Add("a: b\nc: [d, e]\nf: {g: 1}\nh: []\ni: {}\n- x\n")
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'yes'\n  b: \"1\"\n  c: ~\n")
 	f.Add("- - a\n  - b\n- {}\n- []\n- k: v\n  l:\n  - m\n")
+	f.Add("a: |\n  x\n\n  y\nb: 3 # c\nc: [\"d\", e]\nd:\n- f # g\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		var doc yaml.Node
 		if yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) != 1 {
 			return
 		}
 		n := doc.Content[0]
-		stripComments(n)
 		if encodeV3(n) == nil {
 			return
 		}
 		sameAsYAMLv3(t, n)
+		stripComments(n)
+		sameAsYAMLv3(t, n)
 	})
+}
+
+// TestEmitBlocksCommentsFlow: literal blocks, line comments and flow lists
+// of scalars are written as yaml.v3 writes them, or declined.
+func TestEmitBlocksCommentsFlow(t *testing.T) {
+	t.Parallel()
+	takes := []string{
+		"data:\n  script: |\n    #!/bin/sh\n    echo starting 1\n    exec /app --port=8080\n",
+		"data:\n  a: |-\n    one\n    two\n  b: x\n",
+		"data:\n  a: |\n    one\n\n      two\n  b: x\n",
+		"spec:\n  replicas: 3 # scaled by hand\n  x: y\n",
+		"spec:\n  replicas: 3 # kpt-set: ${replicas}\n",
+		"l:\n- a # one\n- b\n",
+		"args: [\"--v=2\", \"--id=0\"]\nb: [a, b]\nc: ['x', y]\n",
+		"containers:\n- name: c\n  args: [\"--v=2\"]\n  env:\n  - name: MODE\n    value: prod # p\n  emptyDir: {}\n",
+	}
+	declines := []string{
+		"a: |+\n  keep\n\nb: x\n",
+		"a: |2\n   lead\n",
+		"a: [x:y, b]\n",
+		"a: [[x]]\n",
+		"# head\na: b\n",
+		"a: b\n# foot\n",
+		"a: # on a map\n  b: c\n",
+		"a: |-\n  x # not a comment\n",
+	}
+	for i, src := range append(takes, declines...) {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		took := sameAsYAMLv3(t, doc.Content[0])
+		if i < len(takes) && !took {
+			t.Errorf("emit declined %q", src)
+		}
+	}
+	// literal strings made by functions (no style) and odd ones
+	for _, v := range []string{"a\nb", "a\nb\n", "a\n\nb\n", "a\nb\n\n", " a\nb", "a \nb", "a\n b\n", "\na", "a\tb\nc", "a\nb ", "ü\nb"} {
+		for _, style := range []yaml.Style{0, yaml.LiteralStyle} {
+			n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Value: "k"}, {Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: v, Style: style},
+			}}
+			sameAsYAMLv3(t, n)
+		}
+	}
 }

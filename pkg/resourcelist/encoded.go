@@ -49,7 +49,7 @@ func (e *Encoder) Encode(n *yaml.RNode, path string) (Encoded, error) {
 	y := n.YNode()
 	quoteAmbiguous(y)
 	e.scratch.Reset()
-	if !emitEntry(&e.scratch, y, 1) {
+	if !bare(y) || !emitEntry(&e.scratch, y, 1) {
 		return Encoded{node: yaml.CopyYNode(y)}, nil
 	}
 	return Encoded{enc: e.keep(e.scratch.Bytes()), hdr: readHeader(n, -1)}, nil
@@ -67,6 +67,20 @@ func (e *Encoder) keep(enc []byte) []byte {
 	start := len(e.arena)
 	e.arena = append(e.arena, enc...)
 	return e.arena[start:len(e.arena):len(e.arena)]
+}
+
+// bare reports whether n has no comments, literal blocks or flow lists,
+// which emit writes but which do not read back as the same nodes.
+func bare(n *yaml.Node) bool {
+	if n.LineComment != "" || n.Kind == yaml.ScalarNode && literal(n) || n.Kind == yaml.SequenceNode && n.Style == yaml.FlowStyle && len(n.Content) > 0 {
+		return false
+	}
+	for _, c := range n.Content {
+		if !bare(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeEntry parses an encoded item from its entry in the list ("- " and

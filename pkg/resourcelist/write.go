@@ -255,6 +255,14 @@ func emitEntry(b *bytes.Buffer, n *yaml.Node, col int) bool {
 	return false
 }
 
+// EmitEntry writes a mapping as yaml.v3 with kpt's settings writes the one
+// element of a list ("- ", the mapping indented by two), with this
+// package's emitter (held to yaml.v3 by TestEmitCorpus and FuzzEmit), or
+// writes nothing and returns false for what the emitter does not write.
+// It is much cheaper than yaml.v3's encoder, which sets up an emitter per
+// document.
+func EmitEntry(b *bytes.Buffer, n *yaml.Node) bool { return emitEntry(b, n, 1) }
+
 // encodeNode encodes a node the way kpt writes YAML (2-space indent, compact
 // sequences), or returns nil if it cannot be encoded: with emit where it
 // can, else with yaml.v3.
