@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/render"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
 // The processors the catalog's mains hand to the SDK.
@@ -42,7 +43,7 @@ func sdkRun(p sdk.ResourceListProcessor) func([]byte) ([]byte, render.Exit) {
 
 // runSDK is the SDK's fn.Run, writing the list item by item (writeSDK).
 func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
-	rl, err := parseSDK(in)
+	rl, nodes, err := parseSDK(in)
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +65,10 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 			panic(v)
 		}
 		rl.LogResult(err)
-		out, _ = writeSDK(rl)
+		out, _ = writeSDK(rl, nodes)
 	}()
 	success, fnErr := p.Process(rl)
-	out, err = writeSDK(rl)
+	out, err = writeSDK(rl, nodes)
 	switch {
 	case err != nil:
 		return out, err
@@ -83,21 +84,42 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 // (render.ReadList): the SDK wraps the very nodes of a list parsed whole,
 // and so does parseSDK. A list the SDK reads otherwise or refuses (no
 // items, results, a functionConfig or an item that is not a mapping) is
-// left to it.
-func parseSDK(in []byte) (*sdk.ResourceList, error) {
+// left to it. It also returns the node each item wraps.
+func parseSDK(in []byte) (*sdk.ResourceList, wrapped, error) {
 	l, err := render.ReadList(in)
 	if err != nil || len(l.Items) == 0 || l.Results != nil || !mapping(l.FunctionConfig) || slices.ContainsFunc(l.Items, notMapping) {
-		return sdk.ParseResourceList(in)
+		rl, err := sdk.ParseResourceList(in)
+		return rl, nil, err
 	}
 	rl := &sdk.ResourceList{FunctionConfig: sdk.NewEmptyKubeObject()}
 	if l.FunctionConfig != nil {
 		rl.FunctionConfig = kubeObject(l.FunctionConfig)
 	}
 	rl.Items = make([]*sdk.KubeObject, len(l.Items))
+	nodes := make(wrapped, len(l.Items))
 	for i, n := range l.Items {
 		rl.Items[i] = kubeObject(n)
+		nodes[rl.Items[i]] = n.YNode()
 	}
-	return rl, nil
+	return rl, nodes, nil
+}
+
+// wrapped are the nodes of the items parseSDK made, for writeSDK: the SDK
+// does not give an object's node back.
+type wrapped map[*sdk.KubeObject]*yaml.Node
+
+// nodeOf returns the node an item of parseSDK still wraps (it reads its
+// first field's value node from the object), or nil.
+func (w wrapped) nodeOf(o *sdk.KubeObject) *yaml.Node {
+	n := w[o]
+	if n == nil || len(n.Content) < 2 || n.Content[0].Kind != yaml.ScalarNode {
+		return nil
+	}
+	var v yaml.RNode
+	if found, err := o.Get(&v, n.Content[0].Value); err != nil || !found || v.YNode() != n.Content[1] {
+		return nil
+	}
+	return n
 }
 
 // mapping: a mapping node, or none.
@@ -121,8 +143,10 @@ var errFrame = errors.New("unexpected ResourceList frame")
 // at a time: its encoder keeps every event of a document until the end,
 // which for thousands of items costs hundreds of megabytes. The list
 // without its items gives the frame; each item is written as the one item
-// of a list, which the encoder writes as it writes it among the others.
-func writeSDK(rl *sdk.ResourceList) ([]byte, error) {
+// of a list, which the encoder writes as it writes it among the others;
+// an item that still wraps the node parseSDK gave it is written by
+// pkg/resourcelist's emitter where it takes it (yaml.v3's bytes, cheaper).
+func writeSDK(rl *sdk.ResourceList, nodes wrapped) ([]byte, error) {
 	rl.Sort()
 	frame, err := (&sdk.ResourceList{FunctionConfig: rl.FunctionConfig, Results: rl.Results}).ToYAML()
 	if err != nil || len(rl.Items) == 0 {
@@ -138,6 +162,9 @@ func writeSDK(rl *sdk.ResourceList) ([]byte, error) {
 	b.Write(frame[:at])
 	b.WriteString("items:\n")
 	items, err := render.Parallel(len(rl.Items), func(i int, w *bytes.Buffer) error {
+		if n := nodes.nodeOf(rl.Items[i]); n != nil && resourcelist.EmitEntry(w, n) {
+			return nil
+		}
 		one, err := (&sdk.ResourceList{Items: []*sdk.KubeObject{rl.Items[i]}, FunctionConfig: sdk.NewEmptyKubeObject()}).ToYAML()
 		if err != nil {
 			return err
