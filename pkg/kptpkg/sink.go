@@ -3,6 +3,7 @@ package kptpkg
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/parallel"
 )
 
 // Sink returns the package's files after functions changed its items (read
@@ -50,16 +52,25 @@ func sink(items, before []*yaml.RNode, original Files, inCluster bool) (Files, e
 			files[p] = b
 		}
 	}
-	for p, ns := range after {
+	// Files are compared and written on every core: encoding is most of
+	// the cost.
+	paths := slices.Sorted(maps.Keys(after))
+	data, errs := make([][]byte, len(paths)), make([]error, len(paths))
+	parallel.Do(len(paths), parallel.Workers(len(paths), 1), func(_, i int) {
+		p, ns := paths[i], after[paths[i]]
 		if orig, ok := original[p]; ok && sameNodes(was[p], ns) {
-			files[p] = orig
-			continue
+			data[i] = orig
+			return
 		}
-		b, err := Encode(ns)
-		if err != nil {
-			return nil, fmt.Errorf("cannot write %s: %w", p, err)
+		if data[i], errs[i] = Encode(ns); errs[i] != nil {
+			errs[i] = fmt.Errorf("cannot write %s: %w", p, errs[i])
 		}
-		files[p] = b
+	})
+	for i, p := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		files[p] = data[i]
 	}
 	return files, nil
 }
