@@ -1,12 +1,16 @@
 package kptpkg_test
 
 import (
+	"bytes"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/kptfile"
 
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
@@ -68,4 +72,34 @@ func TestRoundTripCorpus(t *testing.T) {
 			t.Errorf("%s: files changed (-want +got):\n%s", dir, diff)
 		}
 	}
+}
+
+// TestEncodeCorpus: every resource file of the Nephio catalog, read and
+// encoded, gives the bytes kyaml's ByteWriter gives (Encode's emitter path
+// or its fallback), with the annotations kpt's reader adds cleared.
+func TestEncodeCorpus(t *testing.T) {
+	t.Parallel()
+	files, emitted := 0, 0
+	for dir, pkg := range corpusPackages(t) {
+		for _, p := range pkg.ResourcePaths("", true) {
+			items, err := kptpkg.Items(p, pkg[p])
+			if err != nil {
+				continue
+			}
+			var want bytes.Buffer
+			w := kio.ByteWriter{Writer: &want, ClearAnnotations: kptfile.BookkeepingAnnotations}
+			if err := w.Write(items); err != nil {
+				t.Fatal(err)
+			}
+			got, err := kptpkg.Encode(items)
+			if err != nil || !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s/%s: Encode differs from the ByteWriter (err %v):\n%s", dir, p, err, cmp.Diff(want.String(), string(got)))
+			}
+			files++
+			if kptpkg.Emitted(items) {
+				emitted++
+			}
+		}
+	}
+	t.Logf("%d of %d files written by the emitter", emitted, files)
 }

@@ -255,6 +255,11 @@ func emitEntry(b *bytes.Buffer, n *yaml.Node, col int) bool {
 	return false
 }
 
+// Emit writes a document's root node as yaml.v3 with kpt's settings
+// (2-space indent, compact sequences) writes it, with this package's
+// emitter, or writes nothing and returns false where the emitter declines.
+func Emit(b *bytes.Buffer, n *yaml.Node) bool { return emit(b, n) }
+
 // EmitEntry writes a mapping as yaml.v3 with kpt's settings writes the one
 // element of a list ("- ", the mapping indented by two), with this
 // package's emitter (held to yaml.v3 by TestEmitCorpus and FuzzEmit), or
