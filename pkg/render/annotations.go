@@ -184,19 +184,35 @@ func clearAnnotation(n *yaml.RNode, key string) error {
 // filePath is an item's path annotation as kyaml's GetFileAnnotations
 // reads it (the internal one first).
 func filePath(n *yaml.RNode) string {
+	p, _ := fileAnnotations(n)
+	return p
+}
+
+// fileAnnotations are an item's path and index annotations as kyaml's
+// GetFileAnnotations reads them (the legacy ones when the others are
+// missing), read from the node where it is plain enough.
+func fileAnnotations(n *yaml.RNode) (p, index string) {
 	annos, ok := annotationsNode(n)
 	if !ok {
-		p, _, _ := kioutil.GetFileAnnotations(n)
-		return p
+		p, index, _ = kioutil.GetFileAnnotations(n)
+		return p, index
 	}
 	if annos == nil {
-		return ""
+		return "", ""
 	}
-	if v := mapValue(annos, kioutil.PathAnnotation); v != nil {
-		return v.Value
-	}
-	if v := mapValue(annos, kioutil.LegacyPathAnnotation); v != nil { //nolint:staticcheck // kpt reads both
-		return v.Value
+	return either(annos, kioutil.PathAnnotation, kioutil.LegacyPathAnnotation), //nolint:staticcheck // kpt reads both
+		either(annos, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation) //nolint:staticcheck // kpt reads both
+}
+
+// either is the value of key in annos, else that of legacy, else ""; the
+// last of a key given twice, as kyaml's map of them holds.
+func either(annos *yaml.Node, key, legacy string) string {
+	for _, k := range []string{key, legacy} {
+		for i := len(annos.Content) - 2; i >= 0; i -= 2 {
+			if annos.Content[i].Value == k {
+				return annos.Content[i+1].Value
+			}
+		}
 	}
 	return ""
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -94,8 +93,7 @@ func (r *renderer) mutate(dir string, f *Function, run Runner, input []*yaml.RNo
 	}
 	if f.ConfigPath != "" {
 		for _, n := range input {
-			p, _, _ := kioutil.GetFileAnnotations(n)
-			if p == f.ConfigPath && n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation] == r.annotationPath(dir) {
+			if filePath(n) == f.ConfigPath && n.GetAnnotations(packagePathAnnotation)[packagePathAnnotation] == r.annotationPath(dir) {
 				cfg = n
 			}
 		}

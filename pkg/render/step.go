@@ -99,7 +99,7 @@ func (r *renderer) do(dir string, f *Function, run Runner, input []*yaml.RNode, 
 func pathInvariants(items []*yaml.RNode) error {
 	seen := map[[3]string]bool{}
 	for _, n := range items {
-		p, idx, _ := kioutil.GetFileAnnotations(n)
+		p, idx := fileAnnotations(n)
 		if err := insidePackage(p); err != nil {
 			return err
 		}

@@ -177,8 +177,7 @@ func isKRM(n *yaml.RNode) error {
 func areKRM(items []*yaml.RNode) error {
 	for _, n := range items {
 		if err := isKRM(n); err != nil {
-			p, _, _ := kioutil.GetFileAnnotations(n)
-			return fmt.Errorf("%s: %s", p, err)
+			return fmt.Errorf("%s: %s", filePath(n), err)
 		}
 	}
 	return nil
@@ -187,8 +186,7 @@ func areKRM(items []*yaml.RNode) error {
 // isKustomization reports whether kpt leaves the item out of its checks:
 // a kustomization file.
 func isKustomization(n *yaml.RNode) bool {
-	p, _, _ := kioutil.GetFileAnnotations(n)
-	switch path.Base(p) {
+	switch path.Base(filePath(n)) {
 	case "kustomization.yaml", "kustomization.yml", "Kustomization":
 		return true
 	}
