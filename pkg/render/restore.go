@@ -11,7 +11,8 @@ import (
 // restore does to a function's output what kpt's function filter does: each
 // output item that carries the id of an input item gets that input's
 // comments (where it has none) and field order back, and loses the id. The
-// ids are numbered from 1 in before's order.
+// ids are numbered from 1 in before's order; a nil in before is an item
+// known to be unchanged.
 //
 // kyaml's comment copier walks every item with OpenAPI schemas and costs a
 // millisecond an item; it is called only for items where it could change
@@ -26,7 +27,7 @@ func restore(output, before []*yaml.RNode) error {
 		if err != nil || i < 1 || i > len(before) {
 			continue
 		}
-		if from := before[i-1]; !settled(from.YNode(), n.YNode()) {
+		if from := before[i-1]; from != nil && !settled(from.YNode(), n.YNode()) {
 			if err := comments.CopyComments(from, n); err != nil {
 				return err
 			}

@@ -228,16 +228,23 @@ func encodeDoc(b *bytes.Buffer, n *yaml.Node) error {
 // inProcess runs a kptkit function on the items themselves, with the
 // effects kpt's function filter has on a function's output: the items
 // carry their id annotations while the function runs, and each item it
-// changed gets the comments and field order of its input back.
+// changed gets the comments and field order of its input back. Only the
+// items the function edits are copied first (kptkit's functions call Edit
+// before they change an item: their golden tests hold them to it); the
+// others come out as they went in.
 func inProcess(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, framework.Results, Exit, error) {
 	before := make([]*yaml.RNode, len(input))
 	for i, n := range input {
 		if err := setIDs(n, strconv.Itoa(i+1)); err != nil {
 			return nil, nil, Exit{}, err
 		}
-		before[i] = yaml.NewRNode(snapshot(n.YNode()))
 	}
 	rl := resourcelist.FromNodes(input, cfg)
+	rl.OnEdit(func(pos int, n *yaml.Node) {
+		if pos < len(before) {
+			before[pos] = yaml.NewRNode(snapshot(n))
+		}
+	})
 	krmfn.Apply(p.Function, rl, p.Env)
 	results := rl.Results()
 	output := rl.Nodes()

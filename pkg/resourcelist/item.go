@@ -65,6 +65,9 @@ func (it *Item) Edit() *yaml.RNode {
 	it.Node()
 	it.enc = nil // written from its node from now on
 	if it.state == stateKept {
+		if it.rl.onEdit != nil && it.pos >= 0 {
+			it.rl.onEdit(it.pos, it.node.YNode())
+		}
 		it.snap = encodeNode(it.node.YNode())
 		it.state = stateEdited
 	}

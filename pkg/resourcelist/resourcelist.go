@@ -35,6 +35,7 @@ type ResourceList struct {
 	layout    layout
 	lazy      *lazyList // how to read the items' nodes, when the list was read lazily
 	guarded   bool      // Guard was called: items read later are guarded when read
+	onEdit    func(pos int, n *yaml.Node)
 }
 
 // FromNodes returns a ResourceList of items held as nodes (a package read
@@ -66,6 +67,13 @@ func (rl *ResourceList) Nodes() []*yaml.RNode {
 	}
 	return out
 }
+
+// OnEdit has fn called when Edit is first called on an item of the input,
+// with its position and its nodes, before the caller changes them: a caller
+// that keeps copies of the items a function changes (kpt's runner restores
+// their comments) copies only those. It may be called on several
+// goroutines, each item on one.
+func (rl *ResourceList) OnEdit(fn func(pos int, n *yaml.Node)) { rl.onEdit = fn }
 
 // FunctionConfig returns the functionConfig, or nil when there is none.
 func (rl *ResourceList) FunctionConfig() *yaml.RNode { return rl.fnConfig }
