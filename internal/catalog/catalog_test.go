@@ -192,3 +192,30 @@ func TestWriteSDKMany(t *testing.T) {
 		t.Errorf("runSDK of 700 items differs from fn.Run (%v, %v)", gerr, werr)
 	}
 }
+
+// TestWriteSDKEmitsWrappedItems: items a function edits in place still wrap
+// parseSDK's nodes, which writeSDK then writes with the emitter.
+func TestWriteSDKEmitsWrappedItems(t *testing.T) {
+	t.Parallel()
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a # a\n  data:\n    k: |\n      x\n      y\n" +
+		"- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: b\n  spec:\n    args: [\"--v=2\"]\n" +
+		"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: f\n  data:\n    namespace: ns\n"
+	rl, nodes, err := parseSDK([]byte(in))
+	if err != nil || nodes == nil {
+		t.Fatalf("parseSDK: %v (nodes %v)", err, nodes)
+	}
+	if _, err := setNamespace.Process(rl); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range rl.Items {
+		if nodes.nodeOf(o) == nil {
+			t.Errorf("%s: no longer known to wrap its node", o.GetName())
+		}
+	}
+	want, werr := sdk.Run(setNamespace, []byte(in))
+	got, gerr := runSDK(setNamespace, []byte(in))
+	if werr != nil || gerr != nil || string(got) != string(want) {
+		t.Errorf("runSDK differs from fn.Run (%v, %v):\n%s", gerr, werr, cmp.Diff(string(want), string(got)))
+	}
+}
