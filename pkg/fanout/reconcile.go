@@ -111,9 +111,8 @@ func removeStale(rl *resourcelist.ResourceList, s *Set, stale []*resourcelist.It
 }
 
 // create appends the new children, refusing a name another PackageVariant
-// of the namespace has, or a file another item is in. Each is built and
-// encoded (kept as text) on one of a few goroutines, each with one builder
-// whose nodes serve its children in turn, then added in order.
+// of the namespace has, or a file another item is in. Each is written as
+// text on one of a few goroutines (see writer), then added in order.
 func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.Node, n *tally) []result.Result {
 	if len(fresh) == 0 {
 		return nil
@@ -152,17 +151,13 @@ func create(rl *resourcelist.ResourceList, s *Set, fresh []*desired, up *yaml.No
 		ok, files = append(ok, d), append(files, p)
 	}
 	var (
-		encoded  = make([]resourcelist.Encoded, len(ok))
-		errs     = make([]error, len(ok))
-		w        = parallel.Workers(len(ok), minRun)
-		builders = make([]builder, w)
-		encoders = make([]resourcelist.Encoder, w)
+		encoded = make([]resourcelist.Encoded, len(ok))
+		errs    = make([]error, len(ok))
+		w       = parallel.Workers(len(ok), minRun)
+		writers = make([]writer, w)
 	)
 	parallel.Do(len(ok), w, func(w, i int) {
-		b, d := &builders[w], ok[i]
-		node := b.child(s, d.name, files[i], b.spec(d.spec, up, d.repo, d.pkg))
-		encoded[i], errs[i] = encoders[w].Encode(yaml.NewRNode(node), files[i])
-		b.reset()
+		encoded[i], errs[i] = writers[w].encode(s, ok[i], files[i], up)
 	})
 	for i, d := range ok {
 		if errs[i] != nil {

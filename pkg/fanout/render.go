@@ -2,8 +2,8 @@ package fanout
 
 import (
 	"fmt"
-	"maps"
 	"slices"
+	"strings"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -178,12 +178,15 @@ func (r *rendering) fill(sp *spec, tpl *template) {
 	sp.mutators = r.functions(tpl.mutators, "template.pipeline.mutators")
 }
 
-// overlay copies the plain map and sets each expression's entry over it;
-// an empty result is nil.
-func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field string) map[string]string {
-	out := maps.Clone(plain)
-	if out == nil {
-		out = make(map[string]string, len(exprs))
+// overlay copies the plain map and sets each expression's entry over it,
+// sorted by key; an empty result is nil.
+func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field string) []pair {
+	if len(plain) == 0 && len(exprs) == 0 {
+		return nil
+	}
+	out := make([]pair, 0, len(plain)+len(exprs))
+	for k, v := range plain {
+		out = append(out, pair{k, v})
 	}
 	for i, me := range exprs {
 		var k, v string
@@ -203,8 +206,22 @@ func (r *rendering) overlay(plain map[string]string, exprs []mapExpr, field stri
 			ok = ok && vok
 		}
 		if ok {
-			out[k] = v
+			out = append(out, pair{k, v})
 		}
+	}
+	return lastOfEach(out)
+}
+
+// lastOfEach sorts pairs by key and keeps the last of each key, as a map
+// they were set in one after another would.
+func lastOfEach(ps []pair) []pair {
+	slices.SortStableFunc(ps, func(a, b pair) int { return strings.Compare(a.key, b.key) })
+	out := ps[:0]
+	for i, p := range ps {
+		if i+1 < len(ps) && ps[i+1].key == p.key {
+			continue
+		}
+		out = append(out, p)
 	}
 	if len(out) == 0 {
 		return nil

@@ -1,9 +1,6 @@
 package fanout
 
 import (
-	"maps"
-	"slices"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
@@ -13,11 +10,15 @@ import (
 // spec is a rendered PackageVariant spec, less its upstream and downstream.
 type spec struct {
 	adoptionPolicy, deletionPolicy string
-	labels, annotations, data      map[string]string
+	labels, annotations, data      []pair
 	removeKeys                     []string
 	injectors                      []injector
 	mutators, validators           []*yaml.Node
 }
+
+// pair is an entry of a rendered map; a rendered map is its pairs, sorted
+// by key.
+type pair struct{ key, value string }
 
 type injector struct {
 	group, version, kind *string
@@ -116,7 +117,7 @@ func (b *builder) child(s *Set, name, path string, sp *yaml.Node) *yaml.Node {
 
 // function is a template's pipeline entry made a Kptfile function: a copy
 // without configMapExprs, with configMap set to cm (or removed).
-func (b *builder) function(tmpl *yaml.Node, cm map[string]string) *yaml.Node {
+func (b *builder) function(tmpl *yaml.Node, cm []pair) *yaml.Node {
 	n := b.node(tmpl.Kind, tmpl.Tag, tmpl.Value)
 	placed := false
 	for i := 0; i+1 < len(tmpl.Content); i += 2 {
@@ -156,8 +157,7 @@ func (b *builder) copy(n *yaml.Node) *yaml.Node {
 // were added encoded, as text) is reset and hands the same nodes out again.
 type builder struct {
 	slabs     [][]yaml.Node
-	cur, next int      // the next node handed out is slabs[cur][next]
-	keys      []string // stringMap's sorting space
+	cur, next int // the next node handed out is slabs[cur][next]
 }
 
 const slabSize = 1024
@@ -199,8 +199,8 @@ func (b *builder) putString(m *yaml.Node, key, value string) {
 	}
 }
 
-// putMap puts a non-empty string map, sorted by key.
-func (b *builder) putMap(m *yaml.Node, key string, value map[string]string) {
+// putMap puts a non-empty string map.
+func (b *builder) putMap(m *yaml.Node, key string, value []pair) {
 	if len(value) > 0 {
 		b.put(m, key, b.stringMap(value))
 	}
@@ -214,13 +214,11 @@ func (b *builder) putList(m *yaml.Node, key string, items []*yaml.Node) {
 	}
 }
 
-func (b *builder) stringMap(value map[string]string) *yaml.Node {
+func (b *builder) stringMap(value []pair) *yaml.Node {
 	n := b.mapping()
 	n.Content = make([]*yaml.Node, 0, 2*len(value))
-	b.keys = slices.AppendSeq(b.keys[:0], maps.Keys(value)) // no slice per map
-	slices.Sort(b.keys)
-	for _, k := range b.keys {
-		n.Content = append(n.Content, b.str(k), b.str(value[k]))
+	for _, p := range value {
+		n.Content = append(n.Content, b.str(p.key), b.str(p.value))
 	}
 	return n
 }

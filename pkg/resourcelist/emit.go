@@ -149,6 +149,9 @@ func coreTag(tag string) bool {
 
 type emitter struct {
 	b *bytes.Buffer
+	// quote writes the plain strings YAML 1.1 would misread double-quoted,
+	// as quoteAmbiguous would have marked them, for nodes it must not change.
+	quote bool
 }
 
 func (e *emitter) indent(n int) {
@@ -276,19 +279,26 @@ func (e *emitter) value(v *yaml.Node, indent int) bool {
 // scalar writes a one-line scalar in the style yaml.v3 would choose, or
 // returns false where it cannot be sure which.
 func (e *emitter) scalar(n *yaml.Node, key bool) bool {
-	v := n.Value
+	style := n.Style
+	if e.quote && style == 0 && n.Tag == yaml.NodeTagString && ambiguous(n.Value) {
+		style = yaml.DoubleQuotedStyle
+	}
+	return e.text(n.Value, n.Tag, style, key)
+}
+
+// text writes the scalar v of the given tag and style (see scalar).
+func (e *emitter) text(v, tag string, style yaml.Style, key bool) bool {
 	if !printableASCII(v) || (key && len(v) > 128) {
 		return false
 	}
-	style := n.Style
 	switch {
-	case n.Tag != "" && n.Tag != yaml.NodeTagString:
+	case tag != "" && tag != yaml.NodeTagString:
 		// A typed scalar is written untagged only when it reads back as its type.
-		if v == "" || resolveTag(v) != n.Tag || style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+		if v == "" || resolveTag(v) != tag || style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
 			return false
 		}
 	case style != 0:
-	case n.Tag == yaml.NodeTagString:
+	case tag == yaml.NodeTagString:
 		switch tag := resolveTag(v); {
 		case tag == "":
 			return false
