@@ -47,11 +47,12 @@ func Expand(rl *resourcelist.ResourceList, s *Set, costLimit uint64) []result.Re
 		templates[i] = comp.template(t.Template, fmt.Sprintf("spec.targets[%d].template", i))
 	}
 	rs := s.errorResults(comp.errs)
+	// The Repositories first: their headers are kept, and read once.
+	repos := newRepositories(rl, s)
 	pr, urs := upstreamRevision(rl, s)
 	if len(urs) > 0 {
 		return append(rs, urs...)
 	}
-	repos := newRepositories(rl, s)
 	targets, trs := unroll(rl, s, repos)
 	rs = append(rs, trs...)
 	// Knowing how large the values can be, expressions that provably stay

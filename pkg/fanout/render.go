@@ -43,19 +43,18 @@ func (v *vars) Parent() interpreter.Activation { return nil }
 
 // renderer turns targets into PackageVariant specs, as Porch's
 // renderPackageVariantSpec does. One goroutine uses one renderer: its
-// builder and its inputs are its own (see fork).
+// builder is its own (see fork).
 type renderer struct {
 	set      *Set
 	upstream ref.Val
 	repos    *repositories
 	b        *builder
-	inputs   inputs
 }
 
 // fork returns a renderer for another goroutine: the same set, upstream and
-// repositories, its own builder and inputs.
+// repositories, its own builder.
 func (rd *renderer) fork() *renderer {
-	return &renderer{set: rd.set, upstream: rd.upstream, repos: rd.repos, b: &builder{}, inputs: inputs{}}
+	return &renderer{set: rd.set, upstream: rd.upstream, repos: rd.repos, b: &builder{}}
 }
 
 // child is what a target renders to: its downstream and its spec.
@@ -135,7 +134,11 @@ func (rd *renderer) render(t *target, tpl *template) (*child, []result.Result) {
 		return nil, []result.Result{rd.set.errorf(t.field(), "%s: repository %q could not be loaded (no Repository %q in namespace %q in the ResourceList)",
 			t, c.repo, c.repo, rd.set.Namespace())}
 	}
-	r.vars.repository = rd.inputs.of(repo)
+	if t.object == repo {
+		r.vars.repository = r.vars.target // one object, read once
+	} else {
+		r.vars.repository = newObject(repo.Header())
+	}
 	if d := src.Downstream; d != nil && d.Package != nil && *d.Package != "" {
 		c.pkg = *d.Package
 	}
@@ -257,7 +260,7 @@ func (r *rendering) functions(fns []function, field string) []*yaml.Node {
 // repository and package of a repositories entry.
 func (rd *renderer) targetInput(t *target) ref.Val {
 	if t.object != nil {
-		return rd.inputs.of(t.object)
+		return newObject(t.object.Header())
 	}
 	return types.NewStringStringMap(types.DefaultTypeAdapter, map[string]string{
 		"repo":    t.repoDefault,

@@ -106,21 +106,37 @@ func describe(sel string, name *string) string {
 	return s
 }
 
-// objectInput is what expressions see of an object: its name, namespace
+// objectInput is what expressions see of an object, as a map (object
+// makes it only when an expression needs it whole): its name, namespace
 // ("default" when it names none), labels and annotations (without the ones
 // kpt and kptkit add while it travels) — nothing of its spec or status.
 func objectInput(h resourcelist.Header) ref.Val {
+	return metaInput(h.Name, scope(h.Namespace), objectLabels(h), objectAnnotations(h))
+}
+
+// objectLabels are an object's labels as expressions see them: never nil.
+func objectLabels(h resourcelist.Header) map[string]string {
+	if h.Labels == nil {
+		return map[string]string{}
+	}
+	return h.Labels
+}
+
+// objectAnnotations are an object's annotations as expressions see them:
+// without the ones kpt and kptkit add.
+func objectAnnotations(h resourcelist.Header) map[string]string {
 	annotations := make(map[string]string, len(h.Annotations))
 	for k, v := range h.Annotations {
-		if !kptfile.IsBookkeeping(k) && k != v1alpha1.AnnotationInCluster {
+		if shown(k) {
 			annotations[k] = v
 		}
 	}
-	labels := h.Labels
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	return metaInput(h.Name, scope(h.Namespace), labels, annotations)
+	return annotations
+}
+
+// shown reports whether expressions see an annotation.
+func shown(key string) bool {
+	return !kptfile.IsBookkeeping(key) && key != v1alpha1.AnnotationInCluster
 }
 
 func metaInput(name, namespace string, labels, annotations map[string]string) ref.Val {
@@ -214,19 +230,6 @@ func revisionMatches(pr *resourcelist.Item, up *porch.Upstream) bool {
 	}
 	return (up.Revision != "" && get("revision") == string(up.Revision)) ||
 		(up.WorkspaceName != "" && get("workspaceName") == up.WorkspaceName)
-}
-
-// inputs builds what expressions see of each object once, however many
-// times it is a target or a repository.
-type inputs map[*resourcelist.Item]ref.Val
-
-func (in inputs) of(it *resourcelist.Item) ref.Val {
-	v, ok := in[it]
-	if !ok {
-		v = objectInput(it.Header())
-		in[it] = v
-	}
-	return v
 }
 
 // repositories are the Repository items of the set's namespace, selected
