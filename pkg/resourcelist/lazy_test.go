@@ -3,6 +3,7 @@ package resourcelist_test
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -137,6 +138,26 @@ func TestLazy(t *testing.T) {
 			checkLazy(t, []byte(in))
 		})
 	}
+}
+
+// A list long enough to be scanned on several goroutines reads as the
+// whole parse does, entries the scan leaves to yaml.v3 and comments
+// between entries included.
+func TestLazyLarge(t *testing.T) {
+	// Not parallel: it sets GOMAXPROCS.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var b strings.Builder
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: A\n  metadata:\n    name: a-%d # the name\n    labels: {x: \"1\"}\n  # inside end\n# between\n\n", i)
+		fmt.Fprintf(&b, "- - nested\n# before empty\n-\n# between\n- {apiVersion: v1, kind: C, metadata: {name: c-%d}}\n- scalar\n", i)
+	}
+	in := []byte(b.String())
+	rl, err := resourcelist.Parse(in)
+	if err != nil || !rl.Lazy() {
+		t.Fatalf("the list is not read lazily: %v", err)
+	}
+	checkLazy(t, in)
 }
 
 // FuzzLazy holds the lazy reading to reading the list whole with yaml.v3.
