@@ -1,7 +1,11 @@
 package stack
 
 import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,6 +70,77 @@ func TestApplied(t *testing.T) {
 			t.Errorf("decodeApplied(%q) is no error", bad)
 		}
 	}
+}
+
+// appliedWhole is encodeApplied as it was: the JSON object made whole,
+// then deflated with one Write.
+func appliedWhole(t *testing.T, resources []v1alpha1.StackResource, content func(i int) []byte) string {
+	t.Helper()
+	var raw bytes.Buffer
+	raw.WriteByte('{')
+	for i, r := range resources {
+		if i > 0 {
+			raw.WriteByte(',')
+		}
+		raw.Write(appendJSONString(nil, r.ID))
+		raw.WriteByte(':')
+		raw.Write(content(i))
+	}
+	raw.WriteByte('}')
+	var z bytes.Buffer
+	fw, err := flate.NewWriter(&z, flate.DefaultCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.Write(raw.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(z.Bytes())
+}
+
+// sameApplied checks encodeApplied against appliedWhole over n resources
+// whose contents are made from seed: repetitive, as a package's are, with
+// some noise, some of them larger than encodeApplied's stretches.
+func sameApplied(t *testing.T, n int, seed []byte) {
+	t.Helper()
+	rs := make([]v1alpha1.StackResource, n)
+	contents := make([][]byte, n)
+	for i := range rs {
+		rs[i].ID = fmt.Sprintf("%016x", i*7919)
+		c := fmt.Appendf(nil, `{"kind":"ConfigMap","metadata":{"name":"cm-%d"},"data":{"k":%q}}`, i, seed)
+		if len(seed) > 0 && int(seed[i%len(seed)])%97 == 0 {
+			c = fmt.Appendf(nil, `{"big":%q}`, bytes.Repeat(seed, 1+(70<<10)/len(seed)))
+		}
+		contents[i] = c
+	}
+	content := func(i int) []byte { return contents[i] }
+	got, err := encodeApplied(rs, content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := appliedWhole(t, rs, content); got != want {
+		t.Fatalf("%d resources: encodeApplied differs from deflating the whole JSON (%d bytes, want %d)", n, len(got), len(want))
+	}
+}
+
+func TestAppliedAsWhole(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, 2, 100, 5000} {
+		sameApplied(t, n, []byte("a value with \"quotes\" and \u00e9, \x61 repeated"))
+	}
+	sameApplied(t, 300, []byte{0})
+}
+
+// FuzzApplied: the streamed encoding is the whole JSON deflated.
+func FuzzApplied(f *testing.F) {
+	f.Add(uint16(3), []byte("x"))
+	f.Add(uint16(2000), []byte("\x00\xff a: b"))
+	f.Fuzz(func(t *testing.T, n uint16, seed []byte) {
+		sameApplied(t, 1+int(n%3000), seed)
+	})
 }
 
 // FuzzContent: any resource's content is valid JSON, and two resources
