@@ -211,7 +211,7 @@ func sizeBound(s *Set, upstream *resourcelist.Item, repos []*resourcelist.Item, 
 		t := &targets[i]
 		str(t.repoDefault)
 		str(t.packageDefault)
-		if t.object != nil {
+		if t.object != nil && !isRepository(s, t.object.Header()) { // repos has it
 			object(t.object)
 		}
 	}
@@ -241,15 +241,19 @@ type repositories struct {
 
 func newRepositories(rl *resourcelist.ResourceList, s *Set) *repositories {
 	r := &repositories{byName: map[string]*resourcelist.Item{}}
-	r.all = rl.Select(func(h resourcelist.Header) bool {
-		return h.Is(porch.ConfigV1alpha1, porch.KindRepository) && scope(h.Namespace) == s.Namespace()
-	})
+	r.all = rl.Select(func(h resourcelist.Header) bool { return isRepository(s, h) })
 	for _, it := range r.all {
 		if name := it.Header().Name; r.byName[name] == nil {
 			r.byName[name] = it
 		}
 	}
 	return r
+}
+
+// isRepository reports whether an item is a Repository of the set's
+// namespace.
+func isRepository(s *Set, h resourcelist.Header) bool {
+	return h.Is(porch.ConfigV1alpha1, porch.KindRepository) && scope(h.Namespace) == s.Namespace()
 }
 
 // matching returns the Repositories whose labels sel matches, in order.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -85,14 +86,27 @@ func (rl *ResourceList) InputResults() *yaml.RNode { return rl.resultsIn }
 
 // Select returns the items (not deleted) whose header matches, in order.
 // The items it returns keep their header (functions ask for it again);
-// the others keep none when they were read lazily.
+// the others keep none when they were read lazily. match is called on
+// the caller's goroutine, item after item.
 func (rl *ResourceList) Select(match func(Header) bool) []*Item {
-	var out []*Item
-	for _, it := range rl.items {
+	var (
+		out    []*Item
+		hs, ok = rl.scannedHeaders()
+	)
+	for i, it := range rl.items {
 		if it.state == stateDeleted {
 			continue
 		}
-		if h := it.Header(); match(h) {
+		var h Header
+		if ok != nil && ok[i] {
+			if h = hs[i]; it.node != nil { // kept, as Header keeps it
+				kept := h
+				it.hdr = &kept
+			}
+		} else {
+			h = it.Header()
+		}
+		if match(h) {
 			if it.hdr == nil {
 				it.hdr = &h
 			}
@@ -100,6 +114,23 @@ func (rl *ResourceList) Select(match func(Header) bool) []*Item {
 		}
 	}
 	return out
+}
+
+// scannedHeaders reads, on a few goroutines, the headers of a long list's
+// items that Header would read from their scan: ok[i] says hs[i] is item
+// i's. Nil for a short list.
+func (rl *ResourceList) scannedHeaders() (hs []Header, ok []bool) {
+	w := parallel.Workers(len(rl.items), minScanRun)
+	if w < 2 {
+		return nil, nil
+	}
+	hs, ok = make([]Header, len(rl.items)), make([]bool, len(rl.items))
+	parallel.Do(len(rl.items), w, func(_, i int) {
+		if it := rl.items[i]; it.state == stateKept && it.hdr == nil && it.scan != nil {
+			hs[i], ok[i] = it.scan.header(it.pos), true
+		}
+	})
+	return hs, ok
 }
 
 // Len returns the number of items, deleted ones excluded.
