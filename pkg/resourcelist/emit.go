@@ -288,6 +288,10 @@ func (e *emitter) scalar(n *yaml.Node, key bool) bool {
 
 // text writes the scalar v of the given tag and style (see scalar).
 func (e *emitter) text(v, tag string, style yaml.Style, key bool) bool {
+	if style == 0 && (tag == "" || tag == yaml.NodeTagString) && word(v) {
+		e.b.WriteString(v) // what the checks below decide, sooner
+		return true
+	}
 	if !printableASCII(v) || (key && len(v) > 128) {
 		return false
 	}
@@ -419,6 +423,23 @@ func resolveTag(v string) string {
 		return tag
 	}
 	return "" // a merge key or another oddity: the caller declines
+}
+
+// word reports whether v is a string every YAML reader reads as that string
+// written plain: 6 to 128 letters, digits, '-', '.', '_' and '/', a letter
+// first (most names, keys and values of new items are).
+func word(v string) bool {
+	if len(v) < 6 || len(v) > 128 || !(v[0] >= 'a' && v[0] <= 'z' || v[0] >= 'A' && v[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '.', c == '_', c == '/':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func printableASCII(v string) bool {
