@@ -122,8 +122,8 @@ func configPath(c *krmfn.Config, rl *resourcelist.ResourceList) string {
 		return c.Header.Path
 	}
 	h := c.Header
-	same := rl.Select(func(o resourcelist.Header) bool {
-		return o.Is(h.APIVersion, h.Kind) && o.Name == h.Name && scope(o.Namespace) == scope(h.Namespace) && o.Path != ""
+	same := rl.SelectKind(h.APIVersion, h.Kind, func(o resourcelist.Header) bool {
+		return o.Name == h.Name && scope(o.Namespace) == scope(h.Namespace) && o.Path != ""
 	})
 	if len(same) == 1 {
 		return same[0].Header().Path

@@ -39,7 +39,7 @@ func reconcile(rl *resourcelist.ResourceList, s *Set, want []*desired, failed bo
 		byID  = map[string]*resourcelist.Item{}
 		stale []*resourcelist.Item
 	)
-	for _, it := range rl.Select(s.isChild) {
+	for _, it := range rl.SelectKind(porch.ConfigV1alpha1, porch.KindVariant, s.isChild) {
 		repo, _ := fieldpath.String(it.Node(), downRepoPath)
 		pkg, _ := fieldpath.String(it.Node(), downPkgPath)
 		if id := Identifier(s.Metadata.Name, repo, pkg); byID[id] == nil {

@@ -60,9 +60,8 @@ func unroll(rl *resourcelist.ResourceList, s *Set, repos *repositories) ([]targe
 		)
 		if os := t.ObjectSelector; os != nil {
 			typ, name = v1alpha1.TypeMeta{APIVersion: os.APIVersion, Kind: os.Kind}, os.Name
-			items = rl.Select(func(h resourcelist.Header) bool {
-				return h.Is(typ.APIVersion, typ.Kind) && scope(h.Namespace) == s.Namespace() &&
-					(name == nil || h.Name == *name) && sel.Matches(h.Labels)
+			items = rl.SelectKind(typ.APIVersion, typ.Kind, func(h resourcelist.Header) bool {
+				return scope(h.Namespace) == s.Namespace() && (name == nil || h.Name == *name) && sel.Matches(h.Labels)
 			})
 		} else {
 			items = repos.matching(sel)
@@ -152,8 +151,8 @@ func metaInput(name, namespace string, labels, annotations map[string]string) re
 // upstreamRevision finds the set's upstream PackageRevision in the set's
 // namespace; with no PackageRevision items at all it is nil, and no error.
 func upstreamRevision(rl *resourcelist.ResourceList, s *Set) (*resourcelist.Item, []result.Result) {
-	prs := rl.Select(func(h resourcelist.Header) bool {
-		return h.Is(porch.V1alpha1, porch.KindRevision) && scope(h.Namespace) == s.Namespace()
+	prs := rl.SelectKind(porch.V1alpha1, porch.KindRevision, func(h resourcelist.Header) bool {
+		return scope(h.Namespace) == s.Namespace()
 	})
 	if len(prs) == 0 {
 		return nil, nil
@@ -241,7 +240,7 @@ type repositories struct {
 
 func newRepositories(rl *resourcelist.ResourceList, s *Set) *repositories {
 	r := &repositories{byName: map[string]*resourcelist.Item{}}
-	r.all = rl.Select(func(h resourcelist.Header) bool { return isRepository(s, h) })
+	r.all = rl.SelectKind(porch.ConfigV1alpha1, porch.KindRepository, func(h resourcelist.Header) bool { return isRepository(s, h) })
 	for _, it := range r.all {
 		if name := it.Header().Name; r.byName[name] == nil {
 			r.byName[name] = it

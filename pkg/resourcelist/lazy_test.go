@@ -64,6 +64,21 @@ func checkLazy(t *testing.T, in []byte) {
 			t.Fatalf("item %d: header (-whole +lazy):\n%s\ninput:\n%s", i, diff, in)
 		}
 	}
+	positions := func(its []*resourcelist.Item) (out []int) {
+		for _, it := range its {
+			out = append(out, it.Position())
+		}
+		return out
+	}
+	for _, it := range fi[:min(3, len(fi))] {
+		h := it.Header()
+		want := positions(full.Select(func(o resourcelist.Header) bool { return o.Is(h.APIVersion, h.Kind) }))
+		fresh, _ := resourcelist.Parse(in) // no header kept yet
+		got := positions(fresh.SelectKind(h.APIVersion, h.Kind, func(resourcelist.Header) bool { return true }))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("SelectKind(%q, %q) (-Select +SelectKind):\n%s\ninput:\n%s", h.APIVersion, h.Kind, diff, in)
+		}
+	}
 	if d := sameNodes(ynode(full.FunctionConfig()), ynode(lazy.FunctionConfig()), "functionConfig"); d != "" {
 		t.Fatalf("functionConfig differs: %s\ninput:\n%s", d, in)
 	}

@@ -89,21 +89,38 @@ func (rl *ResourceList) InputResults() *yaml.RNode { return rl.resultsIn }
 // the others keep none when they were read lazily. match is called on
 // the caller's goroutine, item after item.
 func (rl *ResourceList) Select(match func(Header) bool) []*Item {
+	return rl.selectWhere(nil, match)
+}
+
+// SelectKind is Select over the items of one apiVersion and kind: the
+// other items of a list read lazily are passed over without reading the
+// rest of their header (their labels and annotations).
+func (rl *ResourceList) SelectKind(apiVersion, kind string, match func(Header) bool) []*Item {
+	is := func(s *scanned) bool { return s.str(s.vals[0]) == apiVersion && s.str(s.vals[1]) == kind }
+	return rl.selectWhere(is, func(h Header) bool { return h.Is(apiVersion, kind) && match(h) })
+}
+
+// selectWhere is Select, passing over the items whose scanned header (see
+// scanned) is not one of those maybe accepts (nil: all are).
+func (rl *ResourceList) selectWhere(maybe func(*scanned) bool, match func(Header) bool) []*Item {
 	var (
 		out    []*Item
-		hs, ok = rl.scannedHeaders()
+		hs, ok = rl.scannedHeaders(maybe)
 	)
 	for i, it := range rl.items {
 		if it.state == stateDeleted {
 			continue
 		}
 		var h Header
-		if ok != nil && ok[i] {
+		switch {
+		case ok != nil && ok[i]:
 			if h = hs[i]; it.node != nil { // kept, as Header keeps it
 				kept := h
 				it.hdr = &kept
 			}
-		} else {
+		case maybe != nil && fromScan(it) && !maybe(it.scan):
+			continue
+		default:
 			h = it.Header()
 		}
 		if match(h) {
@@ -116,17 +133,20 @@ func (rl *ResourceList) Select(match func(Header) bool) []*Item {
 	return out
 }
 
+// fromScan reports whether Header reads the item's header from its scan.
+func fromScan(it *Item) bool { return it.state == stateKept && it.hdr == nil && it.scan != nil }
+
 // scannedHeaders reads, on a few goroutines, the headers of a long list's
-// items that Header would read from their scan: ok[i] says hs[i] is item
-// i's. Nil for a short list.
-func (rl *ResourceList) scannedHeaders() (hs []Header, ok []bool) {
+// items that Header would read from their scan (and maybe accepts): ok[i]
+// says hs[i] is item i's. Nil for a short list.
+func (rl *ResourceList) scannedHeaders(maybe func(*scanned) bool) (hs []Header, ok []bool) {
 	w := parallel.Workers(len(rl.items), minScanRun)
 	if w < 2 {
 		return nil, nil
 	}
 	hs, ok = make([]Header, len(rl.items)), make([]bool, len(rl.items))
 	parallel.Do(len(rl.items), w, func(_, i int) {
-		if it := rl.items[i]; it.state == stateKept && it.hdr == nil && it.scan != nil {
+		if it := rl.items[i]; fromScan(it) && (maybe == nil || maybe(it.scan)) {
 			hs[i], ok[i] = it.scan.header(it.pos), true
 		}
 	})
