@@ -13,10 +13,10 @@ import (
 
 // object is what expressions see of an object (objectInput), made as they
 // read it: a field (name, namespace, labels, annotations) comes from the
-// header when it is read, the annotations filtered then; anything else
-// asked of the map (its size, its keys, equality, conversions, printing)
-// is answered by objectInput's map, made then. A target's object is read
-// by one goroutine only.
+// header when it is read (see annotations); anything else asked of the map
+// (its size, its keys, equality, conversions, printing) is answered by
+// objectInput's map, made then. A target's object is read by one goroutine
+// only.
 type object struct {
 	h           resourcelist.Header
 	labels      ref.Val
@@ -49,32 +49,32 @@ func (o *object) Find(key ref.Val) (ref.Val, bool) {
 			return o.annotations, true
 		}
 	}
-	return o.map_().Find(key)
+	return o.asMap().Find(key)
 }
 
-// map_ is objectInput's map, made on first use.
-func (o *object) map_() traits.Mapper {
+// asMap is objectInput's map, made on first use.
+func (o *object) asMap() traits.Mapper {
 	if o.whole == nil {
 		o.whole = objectInput(o.h).(traits.Mapper)
 	}
 	return o.whole
 }
 
-func (o *object) Contains(key ref.Val) ref.Val { return o.map_().Contains(key) }
-func (o *object) Get(key ref.Val) ref.Val      { return o.map_().Get(key) }
-func (o *object) Iterator() traits.Iterator    { return o.map_().Iterator() }
-func (o *object) Size() ref.Val                { return o.map_().Size() }
-func (o *object) Equal(other ref.Val) ref.Val  { return o.map_().Equal(other) }
+func (o *object) Contains(key ref.Val) ref.Val { return o.asMap().Contains(key) }
+func (o *object) Get(key ref.Val) ref.Val      { return o.asMap().Get(key) }
+func (o *object) Iterator() traits.Iterator    { return o.asMap().Iterator() }
+func (o *object) Size() ref.Val                { return o.asMap().Size() }
+func (o *object) Equal(other ref.Val) ref.Val  { return o.asMap().Equal(other) }
 func (o *object) Type() ref.Type               { return types.MapType }
-func (o *object) Value() any                   { return o.map_().Value() }
-func (o *object) String() string               { return o.map_().(fmt.Stringer).String() }
-func (o *object) IsZeroValue() bool            { return o.map_().(traits.Zeroer).IsZeroValue() }
+func (o *object) Value() any                   { return o.asMap().Value() }
+func (o *object) String() string               { return o.asMap().(fmt.Stringer).String() }
+func (o *object) IsZeroValue() bool            { return o.asMap().(traits.Zeroer).IsZeroValue() }
 
 func (o *object) ConvertToNative(typeDesc reflect.Type) (any, error) {
-	return o.map_().ConvertToNative(typeDesc)
+	return o.asMap().ConvertToNative(typeDesc)
 }
 
-func (o *object) ConvertToType(typeVal ref.Type) ref.Val { return o.map_().ConvertToType(typeVal) }
+func (o *object) ConvertToType(typeVal ref.Type) ref.Val { return o.asMap().ConvertToType(typeVal) }
 
 // annotations are an object's annotations as expressions see them
 // (objectAnnotations): one is looked up in the header's map, skipping the
@@ -94,29 +94,31 @@ func (a *annotations) Find(key ref.Val) (ref.Val, bool) {
 		}
 		return nil, false
 	}
-	return a.map_().Find(key)
+	return a.asMap().Find(key)
 }
 
-// map_ is objectAnnotations' map, made on first use.
-func (a *annotations) map_() traits.Mapper {
+// asMap is objectAnnotations' map, made on first use.
+func (a *annotations) asMap() traits.Mapper {
 	if a.whole == nil {
 		a.whole = types.NewStringStringMap(types.DefaultTypeAdapter, objectAnnotations(resourcelist.Header{Annotations: a.all}))
 	}
 	return a.whole
 }
 
-func (a *annotations) Contains(key ref.Val) ref.Val { return a.map_().Contains(key) }
-func (a *annotations) Get(key ref.Val) ref.Val      { return a.map_().Get(key) }
-func (a *annotations) Iterator() traits.Iterator    { return a.map_().Iterator() }
-func (a *annotations) Size() ref.Val                { return a.map_().Size() }
-func (a *annotations) Equal(other ref.Val) ref.Val  { return a.map_().Equal(other) }
+func (a *annotations) Contains(key ref.Val) ref.Val { return a.asMap().Contains(key) }
+func (a *annotations) Get(key ref.Val) ref.Val      { return a.asMap().Get(key) }
+func (a *annotations) Iterator() traits.Iterator    { return a.asMap().Iterator() }
+func (a *annotations) Size() ref.Val                { return a.asMap().Size() }
+func (a *annotations) Equal(other ref.Val) ref.Val  { return a.asMap().Equal(other) }
 func (a *annotations) Type() ref.Type               { return types.MapType }
-func (a *annotations) Value() any                   { return a.map_().Value() }
-func (a *annotations) String() string               { return a.map_().(fmt.Stringer).String() }
-func (a *annotations) IsZeroValue() bool            { return a.map_().(traits.Zeroer).IsZeroValue() }
+func (a *annotations) Value() any                   { return a.asMap().Value() }
+func (a *annotations) String() string               { return a.asMap().(fmt.Stringer).String() }
+func (a *annotations) IsZeroValue() bool            { return a.asMap().(traits.Zeroer).IsZeroValue() }
 
 func (a *annotations) ConvertToNative(typeDesc reflect.Type) (any, error) {
-	return a.map_().ConvertToNative(typeDesc)
+	return a.asMap().ConvertToNative(typeDesc)
 }
 
-func (a *annotations) ConvertToType(typeVal ref.Type) ref.Val { return a.map_().ConvertToType(typeVal) }
+func (a *annotations) ConvertToType(typeVal ref.Type) ref.Val {
+	return a.asMap().ConvertToType(typeVal)
+}
