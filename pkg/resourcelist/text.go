@@ -66,8 +66,7 @@ func (t *Text) OK() bool { return t.ok }
 
 // String writes key: value in the open mapping.
 func (t *Text) String(key, value string) {
-	f := t.entry(false)
-	if f == nil {
+	if !t.begun() || t.entry(false) == nil {
 		return
 	}
 	t.scalar(key, true)
@@ -79,7 +78,7 @@ func (t *Text) String(key, value string) {
 
 // Item writes a string entry in the open list.
 func (t *Text) Item(value string) {
-	if t.entry(true) == nil {
+	if !t.begun() || t.entry(true) == nil {
 		return
 	}
 	t.b.WriteString("- ")
@@ -90,6 +89,9 @@ func (t *Text) Item(value string) {
 // Node writes key and a plain YAML value (aliases expanded, as a copy of n
 // would be encoded) in the open mapping. n is not changed.
 func (t *Text) Node(key string, n *yaml.Node) {
+	if !t.begun() {
+		return
+	}
 	if t.headerKey(key) || !emittable(n, len(t.frames)) {
 		t.ok = false
 	}
@@ -110,6 +112,9 @@ func (t *Text) Map(key string) { t.open(key, false) }
 func (t *Text) List(key string) { t.open(key, true) }
 
 func (t *Text) open(key string, list bool) {
+	if !t.begun() {
+		return
+	}
 	parent := t.top()
 	if parent.list == (key != "") || list && parent.list || len(t.frames) > maxEmitDepth {
 		t.ok = false // a keyed value in a list, a list in a list
@@ -134,6 +139,10 @@ func (t *Text) open(key string, list bool) {
 
 // End closes the innermost open mapping or list.
 func (t *Text) End() {
+	if len(t.frames) < 2 {
+		t.ok = false // nothing open but the item
+		return
+	}
 	f := t.frames[len(t.frames)-1]
 	if !f.pending {
 		t.frames = t.frames[:len(t.frames)-1]
@@ -160,6 +169,9 @@ func (t *Text) End() {
 // Done returns the item's text and header, once every collection but the
 // item's mapping is closed.
 func (t *Text) Done() ([]byte, Header, bool) {
+	if len(t.frames) == 0 {
+		return nil, Header{}, false // no Begin
+	}
 	if len(t.frames) != 1 || t.frames[0].pending {
 		t.ok = false
 	}
@@ -172,6 +184,16 @@ func (t *Text) Done() ([]byte, Header, bool) {
 }
 
 func (t *Text) top() *textFrame { return &t.frames[len(t.frames)-1] }
+
+// begun reports whether Begin was called; a Text written without it
+// declines.
+func (t *Text) begun() bool {
+	if len(t.frames) == 0 {
+		t.ok = false
+		return false
+	}
+	return true
+}
 
 // entry starts an entry of the open collection: a list's (dash) or a
 // mapping's (key), opening the collections it is in first. It returns nil

@@ -140,12 +140,31 @@ func TestText(t *testing.T) {
 		"a node for metadata": func(m *textMirror) { m.Node("metadata", upstream) },
 		"a list in a list":    func(m *textMirror) { m.open("l", yaml.SequenceNode); m.open("", yaml.SequenceNode) },
 		"a comment":           func(m *textMirror) { m.Node("c", &yaml.Node{Kind: yaml.ScalarNode, Value: "x", LineComment: "# c"}) },
+		"closing the item":    func(m *textMirror) { m.t.End() },
 	} {
 		m := newTextMirror()
 		write(m)
 		if m.check(t) {
 			t.Errorf("%s: Text should decline", name)
 		}
+	}
+}
+
+// A Text used out of order declines; it does not panic.
+func TestTextMisused(t *testing.T) {
+	t.Parallel()
+	var (
+		tx Text
+		e  Encoder
+	)
+	tx.End()
+	tx.String("a", "b")
+	tx.Item("c")
+	tx.Map("d")
+	tx.List("e")
+	tx.Node("f", str("g"))
+	if _, ok := e.Text(&tx); ok {
+		t.Error("a Text never begun gave an item")
 	}
 }
 
