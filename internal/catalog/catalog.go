@@ -37,7 +37,7 @@ type Function struct {
 
 // Functions are the linked functions, by name.
 var Functions = []*Function{
-	{Name: "apply-replacements", Version: semver.MustParse("v0.1.1"), Run: sdkRun(applyReplacements)},
+	{Name: "apply-replacements", Version: semver.MustParse("v0.1.1"), Run: sdkRun(applyReplacementsFast)},
 	{Name: "apply-setters", Version: semver.MustParse("v0.2.0"), Run: applySetters},
 	{Name: "set-namespace", Version: semver.MustParse("v0.4.1"), Run: sdkRun(setNamespace)},
 	{Name: "starlark", Version: semver.MustParse("v0.4.3"), Run: sdkRun(starlarkProcess), serial: &sync.Mutex{}},

@@ -23,6 +23,8 @@ import (
 // The processors the catalog's mains hand to the SDK.
 var (
 	applyReplacements = sdk.ResourceListProcessorFunc(replacements.ApplyReplacements)
+	// applyReplacementsFast runs on kptkit's nodes where it can.
+	applyReplacementsFast = nodeProcessor{applyReplacements, applyReplacementsDirect}
 	setNamespace      = sdk.ResourceListProcessorFunc(namespace.SetNamespace)
 	starlarkProcess   = sdk.ResourceListProcessorFunc(starlark.Process)
 )
@@ -40,6 +42,17 @@ func sdkRun(p sdk.ResourceListProcessor) func([]byte) ([]byte, render.Exit) {
 		return out, render.Exit{}
 	}
 }
+
+// nodeProcessor is a processor that runs on the nodes parseSDK wrapped
+// (applyReplacementsDirect), with the SDK's processor for a list parseSDK
+// leaves to the SDK.
+type nodeProcessor struct {
+	sdk  sdk.ResourceListProcessor
+	node func(rl *sdk.ResourceList, nodes wrapped) (bool, error)
+}
+
+// Process implements sdk.ResourceListProcessor: the SDK's processor.
+func (p nodeProcessor) Process(rl *sdk.ResourceList) (bool, error) { return p.sdk.Process(rl) }
 
 // runSDK is the SDK's fn.Run, writing the list item by item (writeSDK).
 func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
@@ -67,7 +80,13 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 		rl.LogResult(err)
 		out, _ = writeSDK(rl, nodes)
 	}()
-	success, fnErr := p.Process(rl)
+	var success bool
+	var fnErr error
+	if np, ok := p.(nodeProcessor); ok && nodes != nil {
+		success, fnErr = np.node(rl, nodes)
+	} else {
+		success, fnErr = p.Process(rl)
+	}
 	out, err = writeSDK(rl, nodes)
 	switch {
 	case err != nil:
