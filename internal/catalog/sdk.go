@@ -25,8 +25,8 @@ var (
 	applyReplacements = sdk.ResourceListProcessorFunc(replacements.ApplyReplacements)
 	// applyReplacementsFast runs on kptkit's nodes where it can.
 	applyReplacementsFast = nodeProcessor{applyReplacements, applyReplacementsDirect}
-	setNamespace      = sdk.ResourceListProcessorFunc(namespace.SetNamespace)
-	starlarkProcess   = sdk.ResourceListProcessorFunc(starlark.Process)
+	setNamespace          = sdk.ResourceListProcessorFunc(namespace.SetNamespace)
+	starlarkProcess       = sdk.ResourceListProcessorFunc(starlark.Process)
 )
 
 // sdkRun runs a processor written for the kpt functions SDK as the
