@@ -65,13 +65,14 @@ func applyReplacementsDirect(rl *sdk.ResourceList, nodes wrapped) (bool, error) 
 // in: a comment on the item's own node (written alone, it moves to the
 // item's first key), a foot comment anywhere (yaml.v3 places them anew
 // when it parses its own output), an anchor or an alias (an item written
-// alone loses the anchors of the others).
+// alone loses the anchors of the others), an empty null (`{a}` is written
+// `{a: ''}`, a string when parsed again).
 func roundTrips(n *yaml.Node) bool {
 	return n.HeadComment != "" || n.LineComment != "" || unsettled(n)
 }
 
 func unsettled(n *yaml.Node) bool {
-	if n.Anchor != "" || n.Kind == yaml.AliasNode || n.FootComment != "" {
+	if n.Anchor != "" || n.Kind == yaml.AliasNode || n.FootComment != "" || (n.Kind == yaml.ScalarNode && n.Value == "" && n.Tag == yaml.NodeTagNull) {
 		return true
 	}
 	for _, c := range n.Content {
