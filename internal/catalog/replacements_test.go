@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -42,15 +43,13 @@ func replacementLists(t testing.TB, dirs ...string) map[string][]byte {
 			}
 		}
 		for i, fc := range cfgs {
-			if lists[dir+"#"+string(rune('0'+i%10))+n10(i)], err = render.EncodeList(items, fc, nil); err != nil {
+			if lists[fmt.Sprintf("%s (config %d)", dir, i)], err = render.EncodeList(items, fc, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	return lists
 }
-
-func n10(i int) string { return string(rune('0' + i/10)) }
 
 // examplePackages returns the folders under examples/ that hold a Kptfile.
 func examplePackages(t testing.TB) []string {
