@@ -65,8 +65,8 @@ func applyReplacementsDirect(rl *sdk.ResourceList, nodes wrapped) (bool, error) 
 // in: a comment on the item's own node (written alone, it moves to the
 // item's first key), a foot comment anywhere (yaml.v3 places them anew
 // when it parses its own output), an anchor or an alias (an item written
-// alone loses the anchors of the others), an empty null (`{a}` is written
-// `{a: ”}`, a string when parsed again).
+// alone loses the anchors of the others), an empty null (the value of `{a}`
+// is written as an empty quoted string, a string when parsed again).
 func roundTrips(n *yaml.Node) bool {
 	return n.HeadComment != "" || n.LineComment != "" || unsettled(n)
 }
