@@ -16,6 +16,7 @@ import (
 // kyaml and parses it with the SDK. An item whose nodes that round trip
 // could change (roundTrips) takes it, as the catalog does; the others come
 // out the same without it (TestApplyReplacementsCorpus, FuzzApplyReplacements).
+// A filter that fails has the list run anew on the SDK path (errRedo).
 func applyReplacementsDirect(rl *sdk.ResourceList, nodes wrapped) (bool, error) {
 	r := replacements.Replacements{}
 	if err := r.Config(rl.FunctionConfig); err != nil {
@@ -39,16 +40,16 @@ func applyReplacementsDirect(rl *sdk.ResourceList, nodes wrapped) (bool, error) 
 	}
 	out, err := replacement.Filter{Replacements: r.Replacements}.Filter(in)
 	if err != nil {
-		rl.LogResult(err)
-		return false, nil
+		// the filter may have set targets before it failed, on the items
+		// themselves (the catalog's are copies, and come out as they were)
+		return false, errRedo
 	}
 	items := make([]*sdk.KubeObject, len(out))
 	for i, n := range out {
 		if trip[i] {
 			o, err := sdk.ParseKubeObject([]byte(n.MustString()))
 			if err != nil {
-				rl.LogResult(err)
-				return false, nil
+				return false, errRedo // the items are changed, as above
 			}
 			items[i] = o
 			continue

@@ -51,6 +51,11 @@ type nodeProcessor struct {
 	node func(rl *sdk.ResourceList, nodes wrapped) (bool, error)
 }
 
+// errRedo: a nodeProcessor left the items changed where the SDK's
+// processor leaves them as they were (it failed half way), and asks for the
+// SDK's processor instead.
+var errRedo = errors.New("redo on the SDK path")
+
 // Process implements sdk.ResourceListProcessor: the SDK's processor.
 func (p nodeProcessor) Process(rl *sdk.ResourceList) (bool, error) { return p.sdk.Process(rl) }
 
@@ -84,6 +89,13 @@ func runSDK(p sdk.ResourceListProcessor, in []byte) (out []byte, err error) {
 	var fnErr error
 	if np, ok := p.(nodeProcessor); ok && nodes != nil {
 		success, fnErr = np.node(rl, nodes)
+		if errors.Is(fnErr, errRedo) {
+			// the nodes are spoilt: the SDK's processor on a list read anew
+			if rl, nodes, err = parseSDK(in); err != nil {
+				return nil, err
+			}
+			success, fnErr = np.sdk.Process(rl)
+		}
 	} else {
 		success, fnErr = p.Process(rl)
 	}
