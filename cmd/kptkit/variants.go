@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -156,6 +157,11 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 		Salt: "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
 	}
 	if c.render {
+		// Rendering makes much short-lived garbage (each variant's steps
+		// write and parse its items) over a small live heap: collect less
+		// often, within a bound that keeps a large fleet under 1 GB.
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(768 << 20)
 		if opts.Render, err = newFleetRenderer(c.prefixes, c.execFor.m); err != nil {
 			return fail(err)
 		}
