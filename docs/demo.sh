@@ -31,7 +31,7 @@ printf '\n== A fleet: a PackageVariantSet over four WorkloadClusters, from a git
 printf '   kptkit variants render --variants variants --cluster cluster --out deployments --repo-map URL=CLONE\n'
 render
 printf '\n   what the edge01 variant made of the catalog'"'"'s app (revision 1): package context, injected\n'
-printf '   cluster, its own set-namespace step, and the pipeline rendered (apply-replacements, set-namespace):\n'
+printf '   cluster, its own set-namespace step, and the pipeline rendered (set-namespace, then apply-replacements):\n'
 git --no-pager diff --no-index --color=auto "$fleet/catalog/v1/app" "$work/deployments/edge01/web" \
   | sed -e "s#a/$fleet/catalog/v1/app/#a/#g" -e "s#b$work/deployments/edge01/web/#b/#g" \
         -e "s#b/$work/deployments/edge01/web/#b/#g" || true
