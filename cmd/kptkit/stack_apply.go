@@ -247,9 +247,10 @@ func stackSummary(f *stackApplyFlags, root string, asJSON bool, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	render := preview.Summary(opts.Env).YAML
+	summary := preview.Summary(opts.Env)
+	render := summary.YAML
 	if asJSON {
-		render = preview.Summary(opts.Env).JSON
+		render = summary.JSON
 	}
 	out, err := render()
 	if err != nil {
