@@ -105,11 +105,12 @@ func (s *state) preview() (*Preview, *result.Result) {
 	return p, nil
 }
 
-func nonNil(as []v1alpha1.StackAssociation) []v1alpha1.StackAssociation {
-	if as == nil {
-		return []v1alpha1.StackAssociation{}
+// nonNil returns s, or an empty slice for nil (JSON's [] rather than null).
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	return as
+	return s
 }
 
 // results are a dry run's results: one per change the apply would make

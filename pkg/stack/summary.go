@@ -96,7 +96,7 @@ func (p *Preview) Summary(env pkger.Env) Summary {
 	s := Summary{
 		Buckets: []SummaryResource{}, Checks: []SummaryResource{}, Dashboards: []SummaryResource{},
 		NotificationEndpoints: []SummaryResource{}, NotificationRules: []SummaryResource{}, Labels: []SummaryResource{},
-		LabelMappings: []SummaryLabelMapping{}, MissingEnvs: nonNilStrings(p.MissingEnvRefs), MissingSecrets: nonNilStrings(p.MissingSecrets),
+		LabelMappings: []SummaryLabelMapping{}, MissingEnvs: nonNil(p.MissingEnvRefs), MissingSecrets: nonNil(p.MissingSecrets),
 		Tasks: []SummaryResource{}, TelegrafConfigs: []SummaryResource{}, Variables: []SummaryResource{}, Resources: []SummaryResource{},
 	}
 	groups := [...]*[]SummaryResource{&s.Resources, &s.Buckets, &s.Checks, &s.Dashboards, &s.Labels, &s.NotificationEndpoints,
@@ -184,11 +184,4 @@ func (s Summary) YAML() ([]byte, error) {
 		return nil, err
 	}
 	return jsonToYAML(j)
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
