@@ -50,9 +50,9 @@ func chart(c value) []failure {
 		}
 	}
 	if kind == "gauge" {
-		out = append(out, colorTypes(colors, "min", "max")...)
+		out = append(out, missing(colors, "type", "colors", "type", "min", "max")...)
 	}
-	out = append(out, axes(c, chartAxes[kind]...)...)
+	out = append(out, missing(c.list("axes"), "name", "axes", "axis", chartAxes[kind]...)...)
 	return append(out, layout(kind, c)...)
 }
 
@@ -83,20 +83,6 @@ func layout(kind string, c value) []failure {
 	return out
 }
 
-func colorTypes(colors []value, types ...string) []failure {
-	have := map[string]bool{}
-	for _, c := range colors {
-		have[c.str("type")] = true
-	}
-	var out []failure
-	for _, t := range types {
-		if !have[t] {
-			out = append(out, fail("colors", "type not found: %q", t))
-		}
-	}
-	return out
-}
-
 // domains checks the axes' domains: numbers (pkger parses each with
 // strconv.ParseFloat and reports its error).
 func domains(c value) []failure {
@@ -119,15 +105,18 @@ func domains(c value) []failure {
 	return out
 }
 
-func axes(c value, want ...string) []failure {
+// missing reports each of want that no item has as its key, as pkger
+// reports a gauge's color types and a chart's axes: `<what> not found: "x"`
+// at field.
+func missing(items []value, key, field, what string, want ...string) []failure {
 	have := map[string]bool{}
-	for _, a := range c.list("axes") {
-		have[a.str("name")] = true
+	for _, it := range items {
+		have[it.str(key)] = true
 	}
 	var out []failure
-	for _, name := range want {
-		if !have[name] {
-			out = append(out, fail("axes", "axis not found: %q", name))
+	for _, w := range want {
+		if !have[w] {
+			out = append(out, fail(field, "%s not found: %q", what, w))
 		}
 	}
 	return out
