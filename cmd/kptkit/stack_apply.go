@@ -167,7 +167,7 @@ func (f *stackApplyFlags) options(p *stackPkg, dryRun bool) (*resourcelist.Resou
 	}
 	rl := p.list(node)
 	opts, rs := stack.OptionsFrom(krmfn.ConfigOf(rl), functions.Env())
-	return rl, opts, firstResultError(rs)
+	return rl, opts, resultErrors(rs)
 }
 
 // load reads the package at root and its options (see options).
@@ -319,8 +319,9 @@ func printResults(rs []result.Result, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// firstResultError returns the first error result as a Go error.
-func firstResultError(rs []result.Result) error {
+// resultErrors returns the error results as one Go error (their messages,
+// a line each), nil when there are none.
+func resultErrors(rs []result.Result) error {
 	var msgs []string
 	for _, r := range rs {
 		if r.Severity == result.SeverityError {
