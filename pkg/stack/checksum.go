@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // Checksum returns the checksum of a resource's content: `sha256:` and 64 hex
@@ -68,7 +69,7 @@ func (c *canon) length(n int)  { c.b = binary.AppendUvarint(c.b, uint64(n)) }
 func (c *canon) text(s string) { c.length(len(s)); c.b = append(c.b, s...) }
 
 func (c *canon) node(n *yaml.Node, at place) {
-	n = unwrap(n)
+	n = fieldpath.Deref(n)
 	if c.nodes++; n == nil || c.nodes > maxCanonNodes {
 		c.tag('?')
 		return
@@ -87,21 +88,6 @@ func (c *canon) node(n *yaml.Node, at place) {
 	default:
 		c.tag('?')
 	}
-}
-
-// unwrap follows aliases and documents to the value they stand for (a
-// document of more than one value stays itself).
-func unwrap(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && i < 100 && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode); i++ {
-		if n.Kind == yaml.AliasNode {
-			n = n.Alias
-		} else if len(n.Content) == 1 {
-			n = n.Content[0]
-		} else {
-			break
-		}
-	}
-	return n
 }
 
 // mapping writes the fields that count, sorted by key.

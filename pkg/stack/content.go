@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // Content returns a resource's content as the record keeps it: compact
@@ -46,7 +47,7 @@ func (w *contentWriter) content(n *yaml.Node) []byte {
 const maxContentDepth = 1000
 
 func (w *contentWriter) node(n *yaml.Node, at place, depth int) {
-	n = unwrap(n)
+	n = fieldpath.Deref(n)
 	if w.nodes++; n == nil || w.nodes > maxCanonNodes || depth > maxContentDepth {
 		w.b = append(w.b, "null"...)
 		return
