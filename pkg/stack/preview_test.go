@@ -137,8 +137,17 @@ func TestUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := stack.Apply(rl, stack.Options{Now: t1}); err != nil {
+	rs, err = stack.Apply(rl, stack.Options{Now: t1})
+	if err != nil {
 		t.Fatal(err)
+	}
+	msgs = msgs[:0]
+	for _, r := range rs {
+		msgs = append(msgs, r.Message)
+	}
+	want = []string{"created Label/lucid_einstein", "created Bucket/pristine_noir", "created Dashboard/charmed_saratoba"}
+	if diff := cmp.Diff(want, msgs); diff != "" {
+		t.Errorf("re-apply results (-want +got):\n%s", diff)
 	}
 	b, err = rl.Write()
 	if err != nil {

@@ -146,8 +146,8 @@ func (s *state) apply(rl *resourcelist.ResourceList, rs []result.Result) ([]resu
 		return nil, err
 	}
 	rs = append(rs, report(s.changes, t)...)
-	if s.recorded {
-		rs = append(rs, s.recordResult())
+	if msg := s.recordMessage(); s.recorded && msg != "" {
+		rs = append(rs, s.recordResult(msg))
 	}
 	return rs, nil
 }
@@ -173,18 +173,26 @@ func (s *state) missing() (env, secrets []string) {
 	return slices.Compact(env), slices.Compact(secrets)
 }
 
-// recordResult reports what changed in the record beyond its resources.
-func (s *state) recordResult() result.Result {
-	r := result.Result{Severity: result.SeverityInfo, Message: s.recordMessage()}
+// recordResult is the result saying msg, what changed in the record beyond
+// its resources.
+func (s *state) recordResult(msg string) result.Result {
+	r := result.Result{Severity: result.SeverityInfo, Message: msg}
 	if s.target.item != nil {
 		return s.target.item.Header().Attach(r)
 	}
 	return r.WithRef(result.ResourceRef{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindStack, Name: s.target.name}).WithFile(s.target.path, 0)
 }
 
+// recordMessage says what changed in the record beyond its resources; ""
+// when that is only the uninstall event cleared by the changes an apply
+// reports.
 func (s *state) recordMessage() string {
-	if s.next.EventType == v1alpha1.EventUninstall && s.target.record.Status.EventType != v1alpha1.EventUninstall {
+	old := s.target.record.Status
+	if s.next.EventType == v1alpha1.EventUninstall && old.EventType != v1alpha1.EventUninstall {
 		return fmt.Sprintf("uninstalled Stack/%s", s.target.name)
+	}
+	if slices.Equal(s.next.MissingEnvRefs, old.MissingEnvRefs) && slices.Equal(s.next.MissingSecrets, old.MissingSecrets) {
+		return ""
 	}
 	return fmt.Sprintf("recorded missingEnvRefs [%s], missingSecrets [%s]",
 		strings.Join(s.next.MissingEnvRefs, " "), strings.Join(s.next.MissingSecrets, " "))
