@@ -46,8 +46,17 @@ func ambiguous(s string) bool {
 	return yaml.IsValueNonString(s)
 }
 
-// blockStyle turns flow style (JSON) into block style: no braces, and quotes
-// only where a string needs them.
+// BlockStyle turns flow style (JSON) into the block style kpt writes: no
+// braces, and a one-line string quoted (double) only where a YAML 1.1 reader
+// would misread it; a multi-line string keeps its quotes. It is how Write
+// writes a list that came in as JSON.
+func BlockStyle(n *yaml.Node) {
+	blockStyle(n)
+	quoteAmbiguous(n) // blockStyle dropped the quotes of every one-line string
+}
+
+// blockStyle turns flow style (JSON) into block style: no braces, and no
+// quotes on one-line strings.
 func blockStyle(n *yaml.Node) {
 	switch n.Kind {
 	case yaml.MappingNode, yaml.SequenceNode, yaml.DocumentNode:

@@ -157,8 +157,7 @@ func (rl *ResourceList) unchanged(it *Item) bool {
 // kept (flow style, JSON): it comes out as plain block-style YAML.
 func (rl *ResourceList) writeAnew(p *plan) error {
 	if rl.doc.Style&yaml.FlowStyle != 0 {
-		blockStyle(rl.doc)
-		quoteAmbiguous(rl.doc) // blockStyle dropped the quotes of every item
+		BlockStyle(rl.doc)
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode}
 	hasItems := false
