@@ -110,18 +110,28 @@ func where(t *testing.T, items []*yaml.RNode) []string {
 	return out
 }
 
+// Resources reads the files ResourcePaths names, and their items in order.
 func TestResources(t *testing.T) {
 	t.Parallel()
 	f := tree()
 	for _, c := range []struct {
-		dir  string
-		deep bool
-		want []string
+		dir   string
+		deep  bool
+		want  []string
+		paths []string
 	}{
-		{"", true, []string{"p@Kptfile#0", "a@a.yaml#0", "b@a.yaml#1", "x@notes/x.yml#0", "p@sub/Kptfile#0", "p@sub/deep/Kptfile#0", "u@sub/deep/u.yaml#0", "t@sub/ignored/t.yaml#0", "s@sub/s.yaml#0", "v@sub-other/v.yaml#0"}},
-		{"", false, []string{"p@Kptfile#0", "a@a.yaml#0", "b@a.yaml#1", "x@notes/x.yml#0", "v@sub-other/v.yaml#0"}},
-		{"sub", false, []string{"p@Kptfile#0", "t@ignored/t.yaml#0", "s@s.yaml#0"}},
-		{"sub", true, []string{"p@Kptfile#0", "p@deep/Kptfile#0", "u@deep/u.yaml#0", "t@ignored/t.yaml#0", "s@s.yaml#0"}},
+		{"", true,
+			[]string{"p@Kptfile#0", "a@a.yaml#0", "b@a.yaml#1", "x@notes/x.yml#0", "p@sub/Kptfile#0", "p@sub/deep/Kptfile#0", "u@sub/deep/u.yaml#0", "t@sub/ignored/t.yaml#0", "s@sub/s.yaml#0", "v@sub-other/v.yaml#0"},
+			[]string{"Kptfile", "a.yaml", "notes/x.yml", "sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml", "sub-other/v.yaml"}},
+		{"", false,
+			[]string{"p@Kptfile#0", "a@a.yaml#0", "b@a.yaml#1", "x@notes/x.yml#0", "v@sub-other/v.yaml#0"},
+			[]string{"Kptfile", "a.yaml", "notes/x.yml", "sub-other/v.yaml"}},
+		{"sub", false,
+			[]string{"p@Kptfile#0", "t@ignored/t.yaml#0", "s@s.yaml#0"},
+			[]string{"sub/Kptfile", "sub/ignored/t.yaml", "sub/s.yaml"}},
+		{"sub", true,
+			[]string{"p@Kptfile#0", "p@deep/Kptfile#0", "u@deep/u.yaml#0", "t@ignored/t.yaml#0", "s@s.yaml#0"},
+			[]string{"sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml"}},
 	} {
 		items, err := f.Resources(c.dir, c.deep)
 		if err != nil {
@@ -130,21 +140,7 @@ func TestResources(t *testing.T) {
 		if diff := cmp.Diff(c.want, where(t, items)); diff != "" {
 			t.Errorf("Resources(%q, %v) (-want +got):\n%s", c.dir, c.deep, diff)
 		}
-	}
-}
-
-func TestResourcePaths(t *testing.T) {
-	t.Parallel()
-	f := tree()
-	for _, c := range []struct {
-		dir  string
-		deep bool
-		want []string
-	}{
-		{"", false, []string{"Kptfile", "a.yaml", "notes/x.yml", "sub-other/v.yaml"}},
-		{"sub", true, []string{"sub/Kptfile", "sub/deep/Kptfile", "sub/deep/u.yaml", "sub/ignored/t.yaml", "sub/s.yaml"}},
-	} {
-		if diff := cmp.Diff(c.want, f.ResourcePaths(c.dir, c.deep)); diff != "" {
+		if diff := cmp.Diff(c.paths, f.ResourcePaths(c.dir, c.deep)); diff != "" {
 			t.Errorf("ResourcePaths(%q, %v) (-want +got):\n%s", c.dir, c.deep, diff)
 		}
 	}
