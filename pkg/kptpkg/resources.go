@@ -23,13 +23,12 @@ func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
 	paths := f.ResourcePaths(dir, deep)
 	read := make([][]*yaml.RNode, len(paths))
 	errs := make([]error, len(paths))
-	parse := func(i int) {
-		rel, _ := relative(paths[i], dir)
-		read[i], errs[i] = Items(rel, f[paths[i]])
-	}
 	// A big package is parsed on every core (YAML parsing is most of a
 	// read); the items keep the files' order.
-	parallel.Do(len(paths), parallel.Workers(len(paths), parallelFiles), func(_, i int) { parse(i) })
+	parallel.Do(len(paths), parallel.Workers(len(paths), parallelFiles), func(_, i int) {
+		rel, _ := relative(paths[i], dir)
+		read[i], errs[i] = Items(rel, f[paths[i]])
+	})
 	var nodes []*yaml.RNode
 	for i := range paths {
 		if errs[i] != nil {
