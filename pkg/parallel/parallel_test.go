@@ -1,6 +1,7 @@
 package parallel_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,12 +33,22 @@ func TestDo(t *testing.T) {
 	}
 }
 
+// One goroutine per minRun pieces, at most one per processor, at least one.
 func TestWorkers(t *testing.T) {
 	t.Parallel()
-	if got := parallel.Workers(10, 256); got != 1 {
-		t.Errorf("Workers(10, 256) = %d, want 1", got)
-	}
-	if got := parallel.Workers(0, 0); got != 1 {
-		t.Errorf("Workers(0, 0) = %d, want 1", got)
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct{ n, minRun, want int }{
+		{10, 256, 1},
+		{0, 0, 1},
+		{0, 256, 1},
+		{255, 256, 1},
+		{2 * 256, 256, min(2, procs)},
+		{2*256 + 255, 256, min(2, procs)},
+		{1 << 20, 1, procs},
+		{5, 0, min(5, procs)}, // minRun 0 counts as 1
+	} {
+		if got := parallel.Workers(c.n, c.minRun); got != c.want {
+			t.Errorf("Workers(%d, %d) = %d, want %d (GOMAXPROCS %d)", c.n, c.minRun, got, c.want, procs)
+		}
 	}
 }
