@@ -179,3 +179,22 @@ func TestVariants(t *testing.T) {
 		}
 	}
 }
+
+// A rendered map is sorted by key and keeps the last value set for a key,
+// as a Go map set entry after entry would.
+func TestLastOfEach(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		in, want []pair
+	}{
+		{"empty", nil, nil},
+		{"all gone", []pair{}, nil},
+		{"sorted", []pair{{"b", "2"}, {"a", "1"}}, []pair{{"a", "1"}, {"b", "2"}}},
+		{"last wins", []pair{{"b", "plain"}, {"a", "1"}, {"b", "expr"}, {"c", "3"}, {"b", "later"}}, []pair{{"a", "1"}, {"b", "later"}, {"c", "3"}}},
+	} {
+		if diff := cmp.Diff(c.want, lastOfEach(c.in), cmp.AllowUnexported(pair{})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
