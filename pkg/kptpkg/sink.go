@@ -149,6 +149,11 @@ func Encode(items []*yaml.RNode) ([]byte, error) {
 	return b.Bytes(), err
 }
 
+// clearedAnnotations are the annotations kio.ByteWriter clears from what it
+// writes, as Encode asks it to.
+var clearedAnnotations = append([]string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, kioutil.SeqIndentAnnotation}, //nolint:staticcheck // the ByteWriter clears both
+	kptfile.BookkeepingAnnotations...)
+
 // emitFile is Encode's ByteWriter for the items pkg/resourcelist's emitter
 // writes (yaml.v3's bytes, for a fraction of the cost): each item copied
 // and its annotations cleared as the ByteWriter clears them, written with
@@ -171,9 +176,7 @@ func emitFile(items []*yaml.RNode) ([]byte, bool) {
 			return nil, false
 		}
 		n := item.Copy()
-		clear := append([]string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation, kioutil.SeqIndentAnnotation}, //nolint:staticcheck // the ByteWriter clears both
-			kptfile.BookkeepingAnnotations...)
-		for _, a := range clear {
+		for _, a := range clearedAnnotations {
 			if _, err := n.Pipe(yaml.ClearAnnotation(a)); err != nil {
 				return nil, false
 			}
