@@ -3,8 +3,10 @@ package krmfn_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -114,3 +116,36 @@ func TestMatch(t *testing.T) {
 		t.Errorf("result mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// An input of several chunks is read whole (Main reads stdin in growing
+// chunks, however short the reads), and an untouched one comes out as it
+// went in.
+func TestMainLargeInput(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	in.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	for i := 0; in.Len() < 3<<20; i++ {
+		fmt.Fprintf(&in, "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-%d\n", i)
+	}
+	var out, errb bytes.Buffer
+	if code := krmfn.Main(krmfn.Identity, "", nil, iotest.HalfReader(strings.NewReader(in.String())), &out, &errb, env); code != 0 {
+		t.Fatalf("exit code %d (stderr %q)", code, errb.String())
+	}
+	if out.String() != in.String() {
+		t.Errorf("the output (%d bytes) is not the input (%d bytes)", out.Len(), in.Len())
+	}
+}
+
+// A stdout that fails is an exit code of 1 and a line on stderr.
+func TestMainStdoutFails(t *testing.T) {
+	t.Parallel()
+	var errb bytes.Buffer
+	code := krmfn.Main(krmfn.Identity, "", nil, strings.NewReader(input), failingWriter{}, &errb, env)
+	if want := "identity: cannot write stdout: disk full\n"; code != 1 || errb.String() != want {
+		t.Errorf("exit code %d, stderr %q; want 1, %q", code, errb.String(), want)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
