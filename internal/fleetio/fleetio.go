@@ -56,10 +56,7 @@ func ReadObjects(root string) ([]*yaml.RNode, []string, error) {
 	}
 	var nodes []*yaml.RNode
 	var where []string
-	for _, p := range files.Paths() {
-		if !kptpkg.IsResource(p) || (info.IsDir() && files.Ignored(p)) {
-			continue
-		}
+	for _, p := range files.ResourcePaths("", true) {
 		name := root
 		if info.IsDir() {
 			name = filepath.Join(root, p)
