@@ -29,10 +29,10 @@ func outcomes(r *fleet.Report) []string {
 	return out
 }
 
-// TestSecondRunSkips: a run over an output nothing changed renders
-// nothing; a changed file, or a changed input, renders the package again.
-func TestSecondRunSkips(t *testing.T) {
-	t.Parallel()
+// setsAndInjection is the run of testdata/sets-and-injection over an empty
+// store, without rendering.
+func setsAndInjection(t *testing.T) (fleet.Input, fleet.Options, *memStore) {
+	t.Helper()
 	dir := "testdata/sets-and-injection"
 	var in fleet.Input
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
@@ -42,6 +42,14 @@ func TestSecondRunSkips(t *testing.T) {
 		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},
 		Store:  store, Env: krmtest.Env(krmtest.Clock, nil), Prune: true, Salt: "test",
 	}
+	return in, opts, store
+}
+
+// TestSecondRunSkips: a run over an output nothing changed renders
+// nothing; a changed file, or a changed input, renders the package again.
+func TestSecondRunSkips(t *testing.T) {
+	t.Parallel()
+	in, opts, store := setsAndInjection(t)
 	run := func() []string {
 		t.Helper()
 		r, err := fleet.Run(in, opts)
@@ -94,12 +102,8 @@ func (f fakeRenderer) Render(files kptpkg.Files, items, before []*yaml.RNode) (k
 // written; a pipeline that loses the Kptfile is a failure too.
 func TestRender(t *testing.T) {
 	t.Parallel()
-	dir := "testdata/sets-and-injection"
-	var in fleet.Input
-	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
-	store := &memStore{pkgs: map[string]kptpkg.Files{}}
-	render := fakeRenderer(func(files kptpkg.Files, items []*yaml.RNode) (kptpkg.Files, error) {
+	in, opts, store := setsAndInjection(t)
+	opts.Render = fakeRenderer(func(files kptpkg.Files, items []*yaml.RNode) (kptpkg.Files, error) {
 		var kf *yaml.RNode
 		for _, n := range items {
 			if n.GetKind() == "Kptfile" {
@@ -122,16 +126,17 @@ func TestRender(t *testing.T) {
 		out["rendered.txt"] = []byte("by " + owner + "\n")
 		return out, nil
 	})
-	r, err := fleet.Run(in, fleet.Options{
-		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},
-		Store:  store, Env: krmtest.Env(krmtest.Clock, nil), Prune: true, Salt: "test", Render: render,
-	})
+	r, err := fleet.Run(in, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, v := range r.Variants {
 		got = append(got, fmt.Sprintf("%s: %s %s %s", v.Path(), v.Outcome, v.Reason, v.Message))
+		// The renderer's results are the variant's, failed or not.
+		if n := len(v.Results); n == 0 || !cmp.Equal(v.Results[n-1], result.Infof("rendered")) {
+			t.Errorf("%s: results %v lack the renderer's", v.Path(), v.Results)
+		}
 	}
 	want := []string{
 		"edge01/app: created  ",
@@ -146,6 +151,9 @@ func TestRender(t *testing.T) {
 	}
 	if got := string(store.pkgs["edge01/app"]["rendered.txt"]); !strings.Contains(got, "edge01-app") {
 		t.Errorf("edge01's render did not see the variant's Kptfile: %q", got)
+	}
+	if got, want := string(store.pkgs["edge01/app"]["rendered.txt"]), "by default/app-edge01-app\n"; got != want {
+		t.Errorf("edge01's rendered.txt = %q, want %q", got, want)
 	}
 	status := ""
 	for _, n := range r.Status {
