@@ -70,6 +70,15 @@ func TestRepo(t *testing.T) {
 		if err := errors.Join(err1, err2, err3, err4); err != nil || h1 == h2 || h1 == "" || same1 == same2 {
 			t.Errorf("TreeHash: %q %q %q %q, %v", h1, h2, same1, same2, err)
 		}
+		// The hashes are git's own trees.
+		for _, c := range []struct{ commit, dir, gitDir string }{
+			{v1, "catalog/app", "catalog/app"}, {v2, "/catalog/app/", "catalog/app"}, {v1, "", ""}, {v2, "", ""},
+		} {
+			got, err := r.TreeHash(c.commit, c.dir)
+			if want := w.Git("rev-parse", c.commit+"^{tree}:"+c.gitDir); err != nil || got != want {
+				t.Errorf("TreeHash(%s, %q) = %q, %v; want git's %q", c.commit, c.dir, got, err, want)
+			}
+		}
 		readme1, _ := r.TreeHash(v1, "")
 		if _, err := r.TreeHash(v1, "catalog/nope"); !errors.Is(err, gitrepo.ErrNotFound) || readme1 == "" {
 			t.Errorf("TreeHash of a missing folder: %v", err)
