@@ -22,6 +22,7 @@ import (
 	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/result"
 )
 
 func init() {
@@ -231,7 +232,7 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 	for _, v := range r.Variants {
 		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v)
 		for _, res := range v.Results {
-			if res.Severity == "warning" {
+			if res.Severity == result.SeverityWarning {
 				fmt.Fprintf(stderr, "  warning: %s\n", res.Message)
 			}
 		}
