@@ -509,3 +509,26 @@ func TestVariantsSetsNeedCluster(t *testing.T) {
 		t.Error("a status was written")
 	}
 }
+
+// TestRenderSalt: what of the runtime's set-up goes into the inputs
+// digest: nothing without rendering or without mappings; else the
+// prefixes in order and the exec mappings sorted by image.
+func TestRenderSalt(t *testing.T) {
+	t.Parallel()
+	execFor := map[string]string{"z.io/fn:v1": "/bin/z", "a.io/fn": "/bin/a"}
+	for _, c := range []struct {
+		on       bool
+		prefixes []string
+		execFor  map[string]string
+		want     string
+	}{
+		{false, []string{"ghcr.io/x"}, execFor, ""},
+		{true, nil, nil, ""},
+		{true, []string{"ghcr.io/x", "ghcr.io/a"}, nil, " prefixes=ghcr.io/x,ghcr.io/a"},
+		{true, nil, execFor, " prefixes= a.io/fn=/bin/a z.io/fn:v1=/bin/z"},
+	} {
+		if got := renderSalt(c.on, c.prefixes, c.execFor); got != c.want {
+			t.Errorf("renderSalt(%v, %q, %v) = %q, want %q", c.on, c.prefixes, c.execFor, got, c.want)
+		}
+	}
+}
