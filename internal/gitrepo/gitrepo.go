@@ -156,19 +156,9 @@ func (g *Repo) Refs() (tags, branches map[string]string, err error) {
 func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c, err := g.r.CommitObject(plumbing.NewHash(commit))
-	if err != nil {
-		return nil, fmt.Errorf("commit %s of %s: %w", commit, g.URL, err)
-	}
-	tree, err := c.Tree()
+	tree, dir, err := g.tree(commit, dir)
 	if err != nil {
 		return nil, err
-	}
-	dir = strings.Trim(path.Clean("/"+dir), "/")
-	if dir != "" {
-		if tree, err = tree.Tree(dir); err != nil {
-			return nil, fmt.Errorf("folder %q at commit %s of %s: %w", dir, short(commit), g.URL, ErrNotFound)
-		}
 	}
 	files := kptpkg.Files{}
 	err = tree.Files().ForEach(func(f *object.File) error {
@@ -202,20 +192,30 @@ func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 func (g *Repo) TreeHash(commit, dir string) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c, err := g.r.CommitObject(plumbing.NewHash(commit))
-	if err != nil {
-		return "", fmt.Errorf("commit %s of %s: %w", commit, g.URL, err)
-	}
-	tree, err := c.Tree()
+	tree, _, err := g.tree(commit, dir)
 	if err != nil {
 		return "", err
 	}
+	return tree.Hash.String(), nil
+}
+
+// tree returns the tree of the folder dir ("" for the whole tree) at a
+// commit, and dir cleaned (no slashes around it). The caller holds g.mu.
+func (g *Repo) tree(commit, dir string) (*object.Tree, string, error) {
+	c, err := g.r.CommitObject(plumbing.NewHash(commit))
+	if err != nil {
+		return nil, "", fmt.Errorf("commit %s of %s: %w", commit, g.URL, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, "", err
+	}
 	if dir = strings.Trim(path.Clean("/"+dir), "/"); dir != "" {
 		if tree, err = tree.Tree(dir); err != nil {
-			return "", fmt.Errorf("folder %q at commit %s of %s: %w", dir, short(commit), g.URL, ErrNotFound)
+			return nil, "", fmt.Errorf("folder %q at commit %s of %s: %w", dir, short(commit), g.URL, ErrNotFound)
 		}
 	}
-	return tree.Hash.String(), nil
+	return tree, dir, nil
 }
 
 // Packages returns the folders (relative to dir) that hold a Kptfile at a
