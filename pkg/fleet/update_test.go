@@ -188,8 +188,11 @@ func TestUpdateUnedited(t *testing.T) {
 	// An edit merged into v2 makes it no longer pristine: back to v1 and
 	// to v2 again, the edit stays.
 	edit(t, updated, "settings.yaml", "level: info", "level: debug")
-	runFleet(t, gitFleet(t, repo, "1"), updated, false)
-	runFleet(t, gitFleet(t, repo, "2"), updated, false)
+	for _, rev := range []string{"1", "2"} {
+		if v := runFleet(t, gitFleet(t, repo, rev), updated, false); v.Outcome != fleet.Updated {
+			t.Fatalf("edited, to v%s: %s %v", rev, v, v.Results)
+		}
+	}
 	if got := string(updated.pkgs["edge01/app"]["settings.yaml"]); !strings.Contains(got, "level: debug") {
 		t.Errorf("the edit was lost on the second update:\n%s", got)
 	}
