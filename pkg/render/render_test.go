@@ -349,7 +349,20 @@ func TestRenderConcurrently(t *testing.T) {
 		"sub/Kptfile": []byte(pipeline("sub", "  - image: ghcr.io/kptkit/mark\n")),
 		"sub/b.yaml":  []byte(cm("b")),
 	}
-	want := render.Render(render.Input{Files: in}, render.Options{Runtime: rt}).Files
+	first := render.Render(render.Input{Files: in}, render.Options{Runtime: rt})
+	if first.Failure != nil {
+		t.Fatal(first.Failure)
+	}
+	wantFiles := map[string]string{
+		"Kptfile":     pipeline("root", "  - image: ghcr.io/kptkit/mark\n    configMap: {who: root}\n"),
+		"a.yaml":      cm("a", "  annotations:\n    seen-by-root: 'a.yaml'\n"),
+		"sub/Kptfile": pipeline("sub", "  - image: ghcr.io/kptkit/mark\n"),
+		"sub/b.yaml":  cm("b", "  annotations:\n    seen-by-mark: 'b.yaml'\n    seen-by-root: 'b.yaml'\n"),
+	}
+	if diff := cmp.Diff(wantFiles, strs(first.Files)); diff != "" {
+		t.Fatalf("files (-want +got):\n%s", diff)
+	}
+	want := first.Files
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
