@@ -6,6 +6,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/comments"
 	"sigs.k8s.io/kustomize/kyaml/order"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/fieldpath"
 )
 
 // restore does to a function's output what kpt's function filter does: each
@@ -179,22 +181,12 @@ func sameKeys(a, b *yaml.Node) bool {
 		return false
 	}
 	for _, k := range mergeKeys {
-		av, aok := scalarField(a, k)
-		bv, bok := scalarField(b, k)
-		if aok != bok || av != bv {
+		av, bv := fieldpath.Field(a, k), fieldpath.Field(b, k)
+		if (av == nil) != (bv == nil) || av != nil && av.Value != bv.Value {
 			return false
 		}
 	}
 	return true
-}
-
-func scalarField(m *yaml.Node, key string) (string, bool) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1].Value, true
-		}
-	}
-	return "", false
 }
 
 // unfolded reports whether no scalar below n is folded.
