@@ -161,7 +161,7 @@ func (r *renderer) fileConfig(f *Function) (*yaml.RNode, error) {
 
 // fail records why the render stops: at a step of the package at dir (f
 // nil: outside any step).
-func (r *renderer) fail(dir string, f *Function, err error) error {
+func (r *renderer) fail(dir string, f *Function, err error) *Failure {
 	var failure *Failure
 	if errors.As(err, &failure) {
 		return failure

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -110,22 +109,14 @@ func (r *renderer) render(in Input) Output {
 	}
 	before, err := r.readTree(in)
 	if err != nil {
-		var f *Failure
-		if !errors.As(err, &f) {
-			f = &Failure{Message: err.Error()}
-		}
-		return Output{Failure: f}
+		return Output{Failure: r.fail("", nil, err)}
 	}
 	items, err := r.hydrate("")
 	if err == nil {
 		err = r.rootPaths(items)
 	}
 	if err != nil {
-		var f *Failure
-		if !errors.As(err, &f) {
-			f = &Failure{Message: err.Error()}
-		}
-		return Output{Failure: f}
+		return Output{Failure: r.fail("", nil, err)}
 	}
 	if before == nil {
 		if before, err = in.Files.Resources("", true); err != nil {

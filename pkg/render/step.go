@@ -29,7 +29,7 @@ func (r *renderer) step(dir string, f *Function, run Runner, input []*yaml.RNode
 	output, res, err := r.do(dir, f, run, input, cfg)
 	r.emit(Event{Package: name, Function: f, End: true, Count: count, Duration: r.now().Sub(start), Result: res, Err: err})
 	if err != nil {
-		failure := r.fail(dir, f, err).(*Failure)
+		failure := r.fail(dir, f, err)
 		var exit *ExitError
 		if res != nil && errors.As(err, &exit) {
 			if msg := res.Errors(); msg != "" {
