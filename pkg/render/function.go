@@ -25,10 +25,8 @@ type Function struct {
 	Tag string
 	// ConfigPath names the file of the package holding the functionConfig.
 	ConfigPath string
-	// ConfigMap is the functionConfig as a ConfigMap's data.
-	ConfigMap map[string]string
 	// Config is the functionConfig given inline (`config:`), or the
-	// ConfigMap made of ConfigMap; nil for ConfigPath or no config.
+	// ConfigMap made of `configMap:`; nil for ConfigPath or no config.
 	Config *yaml.RNode
 	// Name names the entry (for merging with upstream pipelines).
 	Name string
@@ -167,11 +165,11 @@ func parseEntry(pkg, list string, i int, n *yaml.Node, configExists func(string)
 		problems = append(problems, bad("", "", "functionConfig must not specify more than one of `configMap`, `configPath` and `config` at the same time"))
 	}
 	if e.ConfigMap != nil && len(e.ConfigMap.YNode().Content) > 0 {
-		cm, values, err := configMap(e.ConfigMap)
+		cm, err := configMap(e.ConfigMap)
 		if err != nil {
 			problems = append(problems, bad(".configMap", "", err.Error()))
 		}
-		f.Config, f.ConfigMap = cm, values
+		f.Config = cm
 	}
 	if e.Config != nil {
 		f.Config = e.Config
@@ -215,13 +213,12 @@ func configPathSyntax(p string) error {
 // configMap makes the functionConfig of a configMap entry as kpt does: a
 // ConfigMap named function-input whose values are strings. Keys keep the
 // Kptfile's order (kpt's map has none).
-func configMap(data *yaml.RNode) (*yaml.RNode, map[string]string, error) {
+func configMap(data *yaml.RNode) (*yaml.RNode, error) {
 	cm, err := yaml.Parse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata: {}\n")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	d := &yaml.Node{Kind: yaml.MappingNode}
-	values := map[string]string{}
 	if data.YNode().Kind != yaml.MappingNode {
 		err = fmt.Errorf("must be a mapping of strings")
 	}
@@ -234,10 +231,9 @@ func configMap(data *yaml.RNode) (*yaml.RNode, map[string]string, error) {
 		d.Content = append(d.Content,
 			&yaml.Node{Kind: yaml.ScalarNode, Value: c[i].Value},
 			&yaml.Node{Kind: yaml.ScalarNode, Value: c[i+1].Value, Tag: yaml.NodeTagString})
-		values[c[i].Value] = c[i+1].Value
 	}
 	cm.Field("data").Value.SetYNode(d)
-	return cm, values, err
+	return cm, err
 }
 
 // imageName matches a container image reference as kpt validates it
