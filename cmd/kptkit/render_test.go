@@ -42,6 +42,14 @@ pipeline:
 	"README.md":            []byte("# app\n"),
 }
 
+// renderedPkg is renderPkg after its pipeline ran.
+func renderedPkg() kptpkg.Files {
+	want := renderPkg.Clone()
+	want["deploy.yaml"] = []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app # the app\n  namespace: prod\n")
+	want["package-context.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\ndata:\n  name: app\n  env: prod\n")
+	return want
+}
+
 func writePkg(t *testing.T, files kptpkg.Files) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "app")
@@ -87,9 +95,7 @@ For complete results, see ` + filepath.Join(results, "results.yaml") + "\n"
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := renderPkg.Clone()
-	want["deploy.yaml"] = []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app # the app\n  namespace: prod\n")
-	want["package-context.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\ndata:\n  name: app\n  env: prod\n")
+	want := renderedPkg()
 	if diff := cmp.Diff(strs(want), strs(got)); diff != "" {
 		t.Errorf("package (-want +got):\n%s", diff)
 	}
@@ -126,6 +132,11 @@ func TestRenderOutput(t *testing.T) {
 	if code != 0 || strings.Contains(stdout, "ResourceList") || strings.Contains(stdout, "config.kubernetes.io/path") || !strings.Contains(stdout, "namespace: prod") {
 		t.Errorf("-o unwrap: exit %d\n%s", code, stdout)
 	}
+	rendered := renderedPkg()
+	wantUnwrap := string(rendered["deploy.yaml"]) + "---\n" + string(rendered["Kptfile"]) + "---\n" + string(rendered["package-context.yaml"])
+	if diff := cmp.Diff(wantUnwrap, stdout); diff != "" {
+		t.Errorf("-o unwrap (-want +got):\n%s", diff)
+	}
 
 	out := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := kptkitRun("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir); code != 0 {
@@ -137,6 +148,10 @@ func TestRenderOutput(t *testing.T) {
 	}
 	if _, ok := got["README.md"]; ok || len(got) != 3 || !strings.Contains(string(got["deploy.yaml"]), "namespace: prod") {
 		t.Errorf("-o DIR wrote %v", strs(got))
+	}
+	delete(rendered, "README.md") // -o DIR writes the files holding resources
+	if diff := cmp.Diff(strs(rendered), strs(got)); diff != "" {
+		t.Errorf("-o DIR (-want +got):\n%s", diff)
 	}
 	code, _, stderr = kptkitRun("render", "--output", out, "--builtin-prefix", "ghcr.io/me/kptkit", dir)
 	if code != 1 || !strings.Contains(stderr, "already exists, please delete the directory and retry") {
