@@ -159,5 +159,8 @@ func TestExecFor(t *testing.T) {
 		if got := err == nil && r != nil; got != handled {
 			t.Errorf("%s: handled %v, want %v (%v)", image, got, handled, err)
 		}
+		if p, ok := r.(*Process); handled && (!ok || p.Path != sh) {
+			t.Errorf("%s: runner %#v, want the process %s", image, r, sh)
+		}
 	}
 }
