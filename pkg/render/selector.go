@@ -33,7 +33,7 @@ func (s Selector) Match(n *yaml.RNode) bool {
 		(s.APIVersion != "" && s.APIVersion != n.GetApiVersion()) {
 		return false
 	}
-	return subset(s.Labels, n.GetLabels) && subset(s.Annotations, func(...string) map[string]string { return n.GetAnnotations() })
+	return subset(s.Labels, n.GetLabels) && subset(s.Annotations, n.GetAnnotations)
 }
 
 func subset(want map[string]string, got func(...string) map[string]string) bool {
