@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/render"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
@@ -192,7 +193,7 @@ func writeSDK(rl *sdk.ResourceList, nodes wrapped) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(frame[:at])
 	b.WriteString("items:\n")
-	items, err := render.Parallel(len(rl.Items), func(i int, w *bytes.Buffer) error {
+	items, err := parallel.Join(len(rl.Items), render.ParallelItems, func(i int, w *bytes.Buffer) error {
 		if n := nodes.nodeOf(rl.Items[i]); n != nil && resourcelist.EmitEntry(w, n) {
 			return nil
 		}

@@ -5,6 +5,7 @@
 package parallel
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 )
@@ -37,4 +38,30 @@ func Do(n, w int, work func(w, i int)) {
 	}
 	run(0)
 	wg.Wait()
+}
+
+// Join calls write for each of n pieces, on Workers(n, minRun) goroutines,
+// each writing its run into its own buffer, and returns what they wrote in
+// order, or the first error of the first run that failed. For encoding many
+// items, where the writing is most of the cost.
+func Join(n, minRun int, write func(i int, b *bytes.Buffer) error) ([]byte, error) {
+	w := Workers(n, minRun)
+	parts := make([]bytes.Buffer, w)
+	errs := make([]error, w)
+	Do(n, w, func(r, i int) {
+		if errs[r] == nil {
+			errs[r] = write(i, &parts[r])
+		}
+	})
+	if len(parts) == 1 {
+		return parts[0].Bytes(), errs[0]
+	}
+	var b bytes.Buffer
+	for r := range parts {
+		if errs[r] != nil {
+			return nil, errs[r]
+		}
+		b.Write(parts[r].Bytes())
+	}
+	return b.Bytes(), nil
 }

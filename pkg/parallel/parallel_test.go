@@ -1,7 +1,10 @@
 package parallel_test
 
 import (
+	"bytes"
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,6 +52,34 @@ func TestWorkers(t *testing.T) {
 	} {
 		if got := parallel.Workers(c.n, c.minRun); got != c.want {
 			t.Errorf("Workers(%d, %d) = %d, want %d (GOMAXPROCS %d)", c.n, c.minRun, got, c.want, procs)
+		}
+	}
+}
+
+// Join gives the pieces in order on any number of goroutines, and the
+// first failing piece's error.
+func TestJoin(t *testing.T) {
+	t.Parallel()
+	var want strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&want, "%d,", i)
+	}
+	for _, minRun := range []int{1, 10, 2000} {
+		got, err := parallel.Join(1000, minRun, func(i int, b *bytes.Buffer) error {
+			fmt.Fprintf(b, "%d,", i)
+			return nil
+		})
+		if err != nil || string(got) != want.String() {
+			t.Errorf("minRun %d: %v, %.40q…", minRun, err, got)
+		}
+		_, err = parallel.Join(1000, minRun, func(i int, b *bytes.Buffer) error {
+			if i == 7 || i == 900 {
+				return fmt.Errorf("piece %d", i)
+			}
+			return nil
+		})
+		if err == nil || err.Error() != "piece 7" {
+			t.Errorf("minRun %d: error %v, want piece 7", minRun, err)
 		}
 	}
 }

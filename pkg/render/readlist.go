@@ -51,7 +51,7 @@ func scanList(in []byte) (List, bool) {
 	}
 	its := rl.Select(func(resourcelist.Header) bool { return true })
 	l.Items = make([]*yaml.RNode, len(its))
-	parallel.Do(len(its), parallel.Workers(len(its), parallelItems), func(_, i int) { l.Items[i] = its[i].Node() })
+	parallel.Do(len(its), parallel.Workers(len(its), ParallelItems), func(_, i int) { l.Items[i] = its[i].Node() })
 	for _, n := range l.Items {
 		if n.YNode().Kind != yaml.MappingNode {
 			return List{}, false

@@ -162,7 +162,7 @@ func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, err
 		b.WriteString(" []")
 	}
 	b.WriteString("\n")
-	encoded, err := Parallel(len(items), func(i int, buf *bytes.Buffer) error {
+	encoded, err := parallel.Join(len(items), ParallelItems, func(i int, buf *bytes.Buffer) error {
 		if resourcelist.EmitEntry(buf, items[i].YNode()) {
 			return nil
 		}
@@ -187,34 +187,9 @@ func EncodeList(items []*yaml.RNode, fnConfig, results *yaml.RNode) ([]byte, err
 	return b.Bytes(), nil
 }
 
-// Parallel runs encode for each of n items, on every core when there are
-// many (parallel.Do), and returns what they wrote, in order. Encoding YAML
-// is most of the cost of a step that serialises its items.
-func Parallel(n int, encode func(i int, b *bytes.Buffer) error) ([]byte, error) {
-	w := parallel.Workers(n, parallelItems)
-	parts := make([]bytes.Buffer, w)
-	errs := make([]error, w)
-	parallel.Do(n, w, func(r, i int) {
-		if errs[r] == nil {
-			errs[r] = encode(i, &parts[r])
-		}
-	})
-	if len(parts) == 1 {
-		return parts[0].Bytes(), errs[0]
-	}
-	var b bytes.Buffer
-	for r := range parts {
-		if errs[r] != nil {
-			return nil, errs[r]
-		}
-		b.Write(parts[r].Bytes())
-	}
-	return b.Bytes(), nil
-}
-
-// parallelItems is how many items a list needs per core for Parallel to
-// use several.
-const parallelItems = 64
+// ParallelItems is how many items a list needs per core for its encoding
+// or parsing to use several (parallel.Join, parallel.Do).
+const ParallelItems = 64
 
 // encodeDoc writes n as a YAML document with kyaml's encoder settings.
 func encodeDoc(b *bytes.Buffer, n *yaml.Node) error {
