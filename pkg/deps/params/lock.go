@@ -28,7 +28,6 @@ type Value struct {
 
 // Locked is the stack's parameters with their values.
 type Locked struct {
-	set    *Set
 	values map[string]Value
 }
 
@@ -38,7 +37,7 @@ type Locked struct {
 // parameter may reference any other; a cycle is an error naming it);
 // then a parameter left empty is an error unless `empty: allow`.
 func (s *Set) Lock(getenv func(string) string) (*Locked, []Problem) {
-	l := &Locked{set: s, values: map[string]Value{}}
+	l := &Locked{values: map[string]Value{}}
 	raw := map[string]Value{}
 	for _, q := range s.Names() {
 		raw[q] = initial(s.params[q], getenv)

@@ -34,7 +34,6 @@ type Param struct {
 
 // Set is the merged parameters of every layer, by qualified name.
 type Set struct {
-	layers []Layer
 	params map[string]*Param
 }
 
@@ -45,7 +44,7 @@ type Set struct {
 // set, stays. A package's parameters take part only when they are `user`,
 // qualified with the package.
 func Merge(layers []Layer) *Set {
-	s := &Set{layers: layers, params: map[string]*Param{}}
+	s := &Set{params: map[string]*Param{}}
 	for li, l := range layers {
 		for pi, p := range l.Params {
 			if p.FromEnv != "" && p.Kind == "" {
@@ -111,9 +110,3 @@ func (s *Set) mergeInto(q string, over v1alpha1.Parameter, source string, at Loc
 
 // Names returns the qualified names of the merged parameters, sorted.
 func (s *Set) Names() []string { return slices.Sorted(maps.Keys(s.params)) }
-
-// Get returns a merged parameter by qualified name.
-func (s *Set) Get(q string) *Param { return s.params[q] }
-
-// Layer returns a layer by index.
-func (s *Set) Layer(i int) Layer { return s.layers[i] }
