@@ -141,12 +141,14 @@ func expand(v Value, find func(ref string) (Value, bool, string), fail func(stri
 	)
 	s := v.Value
 	out := v
+	// kept is v as it came, not deferred: what a failed expression gives
+	kept := Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
 	for {
 		i := strings.Index(s, "${")
 		j := strings.Index(s, "#{")
 		if j >= 0 && (i < 0 || j < i) {
 			fail(fmt.Sprintf("%q: #{...} (Hub's CEL expressions) is not supported: use ${name}", v.Value))
-			return Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
+			return kept
 		}
 		if i < 0 {
 			b.WriteString(s)
@@ -155,13 +157,13 @@ func expand(v Value, find func(ref string) (Value, bool, string), fail func(stri
 		end := strings.Index(s[i:], "}")
 		if end < 0 {
 			fail(fmt.Sprintf("%q: ${ is not closed", v.Value))
-			return Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
+			return kept
 		}
 		ref := strings.TrimSpace(s[i+2 : i+end])
 		b.WriteString(s[:i])
 		if ref == "" {
 			fail(fmt.Sprintf("%q: ${} names nothing", v.Value))
-			return Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
+			return kept
 		}
 		got, ok, msg := find(ref)
 		switch {
@@ -177,7 +179,7 @@ func expand(v Value, find func(ref string) (Value, bool, string), fail func(stri
 			}
 		case msg != "":
 			fail(msg)
-			return Value{Value: v.Value, Source: v.Source, Secret: v.Secret}
+			return kept
 		default:
 			out.deferred = true
 			b.WriteString(s[i : i+end+1])
