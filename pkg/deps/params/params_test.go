@@ -18,12 +18,22 @@ func locked(l *params.Locked, s *params.Set, problems []params.Problem) []string
 	var out []string
 	for _, q := range s.Names() {
 		v, _ := l.Get(q)
-		line := q + " = " + v.Value + " (" + v.Source + ")"
-		if v.Secret {
-			line += " secret"
-		}
-		out = append(out, line)
+		out = append(out, line(q, v.Value, v.Source, v.Secret))
 	}
+	return withProblems(out, problems)
+}
+
+// line renders one value as `name = value (source)`, marked when secret.
+func line(name, value, source string, secret bool) string {
+	s := name + " = " + value + " (" + source + ")"
+	if secret {
+		s += " secret"
+	}
+	return s
+}
+
+// withProblems appends the problems to the rendered values.
+func withProblems(out []string, problems []params.Problem) []string {
 	for _, p := range problems {
 		out = append(out, "problem: "+p.Msg)
 	}
@@ -137,16 +147,9 @@ func TestScope(t *testing.T) {
 	render := func(rs []params.Resolved, ps []params.Problem) []string {
 		var out []string
 		for _, r := range rs {
-			line := r.Name + " = " + r.Value + " (" + r.Source + ")"
-			if r.Secret {
-				line += " secret"
-			}
-			out = append(out, line)
+			out = append(out, line(r.Name, r.Value, r.Source, r.Secret))
 		}
-		for _, p := range ps {
-			out = append(out, "problem: "+p.Msg)
-		}
-		return out
+		return withProblems(out, ps)
 	}
 	tests := []struct {
 		name     string
