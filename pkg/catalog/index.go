@@ -3,6 +3,7 @@ package catalog
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -66,7 +67,7 @@ func Index(repo Repo, previous []v1alpha1.CatalogPackage) ([]v1alpha1.CatalogPac
 		p.Spec.Versions = append(p.Spec.Versions, *cv)
 	}
 	out := make([]v1alpha1.CatalogPackage, 0, len(byPkg))
-	for _, name := range slices.Sorted(mapsKeys(byPkg)) {
+	for _, name := range slices.Sorted(maps.Keys(byPkg)) {
 		p := byPkg[name]
 		slices.SortStableFunc(p.Spec.Versions, func(a, b v1alpha1.CatalogVersion) int { return compareVersions(b.Version, a.Version) })
 		if latest := repo.Latest[name]; latest != "" && slices.ContainsFunc(p.Spec.Versions, func(v v1alpha1.CatalogVersion) bool { return v.Version == latest }) {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -176,7 +177,7 @@ func versionOf(repo, dir, ref, commit string, tags Tags) (version, why string, w
 	if len(versions) == 0 {
 		return "", fmt.Sprintf("ref %q is a branch and %s has no version tag %s/vN", ref, repo, dir), false
 	}
-	latest := highest(slices.Collect(mapsKeys(versions)))
+	latest := highest(slices.Collect(maps.Keys(versions)))
 	return latest, fmt.Sprintf("ref %q is a branch: taken as the latest version, %s (lock a version tag to be exact)", ref, latest), true
 }
 

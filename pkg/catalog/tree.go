@@ -99,5 +99,3 @@ func digest(files kptpkg.Files, dir string) string {
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) { return maps.Keys(m) }
