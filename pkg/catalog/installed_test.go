@@ -46,6 +46,8 @@ func TestInstalled(t *testing.T) {
 		"unknown-commit/Kptfile":    cloned("unknown-commit", catalogRepo, "/infra/capi/cluster-capi", "eeeeeee5", "eeeeeee5"),
 		"elsewhere/Kptfile":         cloned("elsewhere", "https://example.com/other.git", "/apps/web", "main", "fff"),
 		"elsewhere/sub/app/Kptfile": cloned("app", catalogRepo, "/nephio/core/porch", "nephio/core/porch/v3", "x"),
+		"unlocked/Kptfile": []byte("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: unlocked\nupstream:\n  type: git\n  git: {repo: " +
+			catalogRepo + ", directory: /infra/capi/multus, ref: infra/capi/multus/v1}\n"), // no upstreamLock: the upstream says
 	}}
 	sources := []catalog.Source{{Name: "catalog-infra-capi", Repo: "https://github.com/nephio-project/catalog", Dir: "infra/capi"}}
 	pkgs, rs := catalog.Installed(d, sources, tags)
@@ -62,6 +64,7 @@ func TestInstalled(t *testing.T) {
 		"mgmt.on-branch: cluster-capi v2.1.0 in mgmt",
 		"mgmt.short: multus v1 in mgmt",
 		"mgmt.tagged: cluster-capi v2 in mgmt",
+		"mgmt.unlocked: multus v1 in mgmt",
 		`warning: mgmt: elsewhere/Kptfile: cannot tell which version of apps/web it holds: ref "main" is not a version tag, and the tags of https://example.com/other.git cannot be read: not mapped`,
 		`warning: mgmt: on-branch/Kptfile: ref "main" is a branch: taken as the latest version, v2.1.0 (lock a version tag to be exact)`,
 		"warning: mgmt: unknown-commit/Kptfile: cannot tell which version of cluster-capi it holds: commit eeeeeee5 is no version of it (no tag infra/capi/cluster-capi/vN points at it)",
