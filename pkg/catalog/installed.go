@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -34,23 +35,10 @@ type Source struct {
 // which version a commit or a branch is.
 type Tags func(repo string) (map[string]string, error)
 
-// upstream is what a Kptfile says a package was cloned from.
-type upstream struct {
-	Upstream struct {
-		Git struct {
-			Repo      string `yaml:"repo"`
-			Directory string `yaml:"directory"`
-			Ref       string `yaml:"ref"`
-		} `yaml:"git"`
-	} `yaml:"upstream"`
-	UpstreamLock struct {
-		Git struct {
-			Repo      string `yaml:"repo"`
-			Directory string `yaml:"directory"`
-			Ref       string `yaml:"ref"`
-			Commit    string `yaml:"commit"`
-		} `yaml:"git"`
-	} `yaml:"upstreamLock"`
+// lineage is what a Kptfile says a package was cloned from.
+type lineage struct {
+	Upstream     kptfile.Upstream     `yaml:"upstream"`
+	UpstreamLock kptfile.UpstreamLock `yaml:"upstreamLock"`
 }
 
 // Installed returns an InstalledPackage for each package folder of a
@@ -67,20 +55,21 @@ func Installed(d Deployment, sources []Source, tags Tags) ([]v1alpha1.InstalledP
 	)
 	for _, dir := range d.Files.Packages() {
 		file := joinPath(dir, kptfile.FileName)
-		var up upstream
+		var up lineage
 		if err := yaml.Unmarshal(d.Files[file], &up); err != nil {
 			rs = append(rs, result.Warningf("%s: %s: cannot read its upstream: %v", d.Name, file, err).WithFile(file, 0))
 			continue
 		}
-		repo, directory, ref := up.UpstreamLock.Git.Repo, up.UpstreamLock.Git.Directory, up.UpstreamLock.Git.Ref
-		if repo == "" {
-			repo, directory, ref = up.Upstream.Git.Repo, up.Upstream.Git.Directory, up.Upstream.Git.Ref
+		lock := cmp.Or(up.UpstreamLock.Git, &kptfile.GitLock{})
+		repo, directory, ref := lock.Repo, lock.Directory, lock.Ref
+		if g := up.Upstream.Git; repo == "" && g != nil {
+			repo, directory, ref = g.Repo, g.Directory, g.Ref
 		}
 		if repo == "" {
 			continue // not cloned from an upstream: nothing installed from a catalog
 		}
 		pkg := packageOf(repo, directory, sources)
-		version, why, warn := versionOf(repo, strings.Trim(path.Clean("/"+directory), "/"), ref, up.UpstreamLock.Git.Commit, tags)
+		version, why, warn := versionOf(repo, strings.Trim(path.Clean("/"+directory), "/"), ref, lock.Commit, tags)
 		where := fmt.Sprintf("%s: %s", d.Name, file)
 		switch {
 		case version == "":
