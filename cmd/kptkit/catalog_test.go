@@ -133,6 +133,15 @@ func TestCatalogIndexPrevious(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "from-previous") {
 		t.Errorf("exit %d, stderr %s; the previous index's version was not kept:\n%s", code, stderr, out)
 	}
+	// db v1, and nothing else, is the previous index's (marker included).
+	v1 := "  - version: v1\n    commit: " + r.Git("rev-parse", "catalog/db/v1") + "\n"
+	want := strings.Replace(string(b), v1, v1+"    provides:\n      capabilities:\n      - from-previous\n", 1)
+	if want == string(b) {
+		t.Fatalf("db v1 is not in the first index:\n%s", b)
+	}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("index (-want +got):\n%s", diff)
+	}
 }
 
 func TestCatalogIndexFolder(t *testing.T) {
@@ -152,6 +161,26 @@ func TestCatalogIndexFolder(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "warning: repository local: package bad v1 is skipped: bad/x.yaml: MalformedYAMLError") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+	wantOut := `apiVersion: fn.kptkit.dev/v1alpha1
+kind: CatalogPackage
+metadata:
+  name: app
+  annotations:
+    kptkit.dev/in-cluster: "true"
+spec:
+  repo: local
+  latestVersion: v1
+  versions:
+  - version: v1
+    digest: sha256:69d8cbdeca02a3f5a81d62b2ac4f1c830f57f6daddf700f5c5927ec222b915c1
+`
+	if diff := cmp.Diff(wantOut, out); diff != "" {
+		t.Errorf("index (-want +got):\n%s", diff)
+	}
+	wantErr := "warning: repository local: package bad v1 is skipped: bad/x.yaml: MalformedYAMLError: yaml: line 1: did not find expected node content\n"
+	if diff := cmp.Diff(wantErr, stderr); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 }
 
@@ -193,6 +222,18 @@ func TestCatalogInstalled(t *testing.T) {
 	}
 	if !strings.Contains(stderr, `warning: edge01: db-main/Kptfile: ref "main" is a branch: taken as the latest version, v2`) {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+	installed := func(name, version string) string {
+		return "apiVersion: fn.kptkit.dev/v1alpha1\nkind: InstalledPackage\nmetadata:\n  name: edge-cluster-01." + name +
+			"\n  annotations:\n    kptkit.dev/in-cluster: \"true\"\nspec:\n  cluster: edge-cluster-01\n  package: db\n  version: " + version + "\n"
+	}
+	wantOut := installed("db-commit", "v2") + "---\n" + installed("db-main", "v2") + "---\n" + installed("db-tag", "v1")
+	if diff := cmp.Diff(wantOut, out); diff != "" {
+		t.Errorf("InstalledPackages (-want +got):\n%s", diff)
+	}
+	wantErr := "warning: edge01: db-main/Kptfile: ref \"main\" is a branch: taken as the latest version, v2 (lock a version tag to be exact)\n"
+	if diff := cmp.Diff(wantErr, stderr); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 }
 
