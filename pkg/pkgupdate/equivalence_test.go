@@ -406,7 +406,7 @@ func TestKptEquivalenceRemoteSubpackage(t *testing.T) {
 	e.commit(e.repo, "app v1")
 	e.run(e.repo, "git", "tag", "app/v1")
 	v1 := read(t, filepath.Join(e.repo, "app"))
-	o1 := e.origin("app", "app/v1", strings.TrimSpace(e.run(e.repo, "git", "rev-parse", "HEAD")))
+	o1 := e.origin("app", "app/v1", e.head())
 
 	lib := read(t, filepath.Join(e.repo, "lib"))
 	e.publish("lib", edit(t, lib, map[string]func(string) string{"l.yaml": sub(t, "k: v", "k: v2")}), "lib/v2")
@@ -415,7 +415,7 @@ func TestKptEquivalenceRemoteSubpackage(t *testing.T) {
 	e.commit(e.repo, "app v2")
 	e.run(e.repo, "git", "tag", "app/v2")
 	v2 := read(t, filepath.Join(e.repo, "app"))
-	o2 := e.origin("app", "app/v2", strings.TrimSpace(e.run(e.repo, "git", "rev-parse", "HEAD")))
+	o2 := e.origin("app", "app/v2", e.head())
 
 	ds := e.downstream("ds")
 	got := e.get(ds, "app", "app", "app/v1")

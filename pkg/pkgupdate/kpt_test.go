@@ -66,13 +66,15 @@ func (e *kptEnv) run(dir, name string, args ...string) string {
 // commit; it returns the commit.
 func (e *kptEnv) publish(pkg string, files kptpkg.Files, tag string) string {
 	e.t.Helper()
-	if err := os.RemoveAll(filepath.Join(e.repo, pkg)); err != nil {
-		e.t.Fatal(err)
-	}
-	write(e.t, filepath.Join(e.repo, pkg), files)
-	e.run(e.repo, "git", "add", "-A")
-	e.run(e.repo, "git", "commit", "-q", "--allow-empty", "-m", tag)
+	replace(e.t, filepath.Join(e.repo, pkg), files)
+	e.commit(e.repo, tag)
 	e.run(e.repo, "git", "tag", tag)
+	return e.head()
+}
+
+// head is the upstream repository's HEAD commit.
+func (e *kptEnv) head() string {
+	e.t.Helper()
 	return strings.TrimSpace(e.run(e.repo, "git", "rev-parse", "HEAD"))
 }
 
