@@ -165,7 +165,7 @@ func gitCatalog(spec repoSpec, g *gitrepo.Repo) (catalog.Repo, error) {
 	repo := catalog.Repo{Name: spec.name, Latest: map[string]string{}}
 	trees := map[string]*catalog.Tree{}
 	for _, tag := range slices.Sorted(maps.Keys(tags)) {
-		pkg, version, ok := releaseTag(tag, spec.dir)
+		pkg, version, ok := catalog.ReleaseTag(tag, spec.dir)
 		if !ok {
 			continue
 		}
@@ -188,24 +188,6 @@ func gitCatalog(spec repoSpec, g *gitrepo.Repo) (catalog.Repo, error) {
 		}
 	}
 	return repo, nil
-}
-
-// releaseTag reads a tag DIR/P/vN or DIR/P/v1.2.3 as version vN of P.
-func releaseTag(tag, dir string) (pkg, version string, ok bool) {
-	if dir != "" {
-		if tag, ok = strings.CutPrefix(tag, dir+"/"); !ok {
-			return "", "", false
-		}
-	}
-	i := strings.LastIndex(tag, "/")
-	pkg, version = tag[:max(i, 0)], tag[i+1:]
-	if !strings.HasPrefix(version, "v") {
-		return "", "", false
-	}
-	if _, err := deps.ParseVersion(version); err != nil {
-		return "", "", false
-	}
-	return pkg, version, true
 }
 
 func joinDir(dir, p string) string {

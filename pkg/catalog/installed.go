@@ -170,6 +170,22 @@ func versionOf(repo, dir, ref, commit string, tags Tags) (version, why string, w
 	return latest, fmt.Sprintf("ref %q is a branch: taken as the latest version, %s (lock a version tag to be exact)", ref, latest), true
 }
 
+// ReleaseTag reads a tag DIR/P/vN or DIR/P/v1.2.3 of a catalog repository
+// whose packages lie below dir as version vN of package P ("" for the
+// package at dir itself).
+func ReleaseTag(tag, dir string) (pkg, version string, ok bool) {
+	if dir != "" {
+		if tag, ok = strings.CutPrefix(tag, dir+"/"); !ok {
+			return "", "", false
+		}
+	}
+	i := strings.LastIndex(tag, "/")
+	if version, ok = versionTag(tag[i+1:], ""); !ok {
+		return "", "", false
+	}
+	return tag[:max(i, 0)], version, true
+}
+
 // versionTag reads `<dir>/vN` or `<dir>/v1.2.3` (or, for the repository's
 // root, `vN`) as a version.
 func versionTag(tag, dir string) (string, bool) {

@@ -73,3 +73,30 @@ func TestInstalled(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestReleaseTag(t *testing.T) {
+	t.Parallel()
+	type got struct {
+		Pkg, Version string
+		OK           bool
+	}
+	for _, tc := range []struct {
+		tag, dir string
+		want     got
+	}{
+		{"catalog/db/v1", "catalog", got{"db", "v1", true}},
+		{"catalog/db/sub/v1.2.0", "catalog", got{"db/sub", "v1.2.0", true}},
+		{"catalog/v3", "catalog", got{"", "v3", true}},
+		{"db/v2", "", got{"db", "v2", true}},
+		{"v2", "", got{"", "v2", true}},
+		{"other/db/v1", "catalog", got{}},
+		{"catalog/db/1.0.0", "catalog", got{}},
+		{"catalog/db/vnext", "catalog", got{}},
+		{"release-notes", "", got{}},
+	} {
+		p, v, ok := catalog.ReleaseTag(tc.tag, tc.dir)
+		if diff := cmp.Diff(tc.want, got{p, v, ok}); diff != "" {
+			t.Errorf("ReleaseTag(%q, %q) (-want +got):\n%s", tc.tag, tc.dir, diff)
+		}
+	}
+}
