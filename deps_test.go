@@ -57,9 +57,9 @@ var catalogCode = []string{"github.com/GoogleContainerTools/kpt-functions-catalo
 func checkFile(t *testing.T, path string, f *ast.File) {
 	dir := filepath.ToSlash(filepath.Dir(path))
 	isTest := strings.HasSuffix(path, "_test.go")
+	inCatalog := dir == "internal/catalog" || strings.HasPrefix(dir, "internal/catalog/")
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		inCatalog := dir == "internal/catalog" || strings.HasPrefix(dir, "internal/catalog/")
 		if p == module+"internal/catalog" && !inCatalog && dir != "cmd/kptkit" {
 			t.Errorf("%s imports %s: only cmd/kptkit links the catalog functions", path, p)
 		}
