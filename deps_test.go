@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func checkFile(t *testing.T, path string, f *ast.File) {
 			if strings.HasPrefix(p, module+"functions") || strings.HasPrefix(p, module+"cmd") {
 				t.Errorf("%s imports %s: pkg/ must not depend on functions/ or cmd/", path, p)
 			}
-			if !isTest && !testHelpers[dir] && contains(impure, p) {
+			if !isTest && !testHelpers[dir] && slices.Contains(impure, p) {
 				t.Errorf("%s imports %s: pkg/ must stay pure (take files, clock and environment as values)", path, p)
 			}
 			if !isTest && strings.HasPrefix(p, module+"internal") {
@@ -86,15 +87,6 @@ func checkFile(t *testing.T, path string, f *ast.File) {
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestNoClockInPkg refuses time.Now in pkg/: the clock comes in as a value.
