@@ -84,7 +84,7 @@ func (c *config) plan(rl *resourcelist.ResourceList, req Request, installs []Ins
 		return Delete(req, c.op, installs), nil
 	}
 	req.Roots = InstallRoots(installs)
-	found, rs := DiscoveredRoots(rl, req.Catalog, req.chooser(), discover.Options{APIs: *c.Discover.APIs, RBAC: *c.Discover.RBAC})
+	found, rs := DiscoveredRoots(rl, req.index(), req.chooser(), discover.Options{APIs: *c.Discover.APIs, RBAC: *c.Discover.RBAC})
 	req.Roots = append(req.Roots, found...)
 	if (c.given == nil && len(req.Roots) == 0) || result.List(rs).HasError() {
 		return nil, rs

@@ -27,14 +27,13 @@ func ownOutput(h resourcelist.Header) bool {
 	return isType(h, porch.TypePackageVariant) && h.Labels[v1alpha1.LabelResolvedPackage] != ""
 }
 
-// DiscoveredRoots finds the catalog packages that provide the APIs the
-// package's items and RBAC rules use. An API no catalog package provides is
-// a warning; one several provide is settled as Choose says, else it is an
-// error naming them.
-func DiscoveredRoots(rl *resourcelist.ResourceList, cat *Catalog, ch Chooser, opts discover.Options) ([]Root, []result.Result) {
+// DiscoveredRoots finds, in index, the catalog packages that provide the
+// APIs the package's items and RBAC rules use. An API no catalog package
+// provides is a warning; one several provide is settled as Choose says,
+// else it is an error naming them.
+func DiscoveredRoots(rl *resourcelist.ResourceList, index *Providers, ch Chooser, opts discover.Options) ([]Root, []result.Result) {
 	opts.Skip = ownOutput
 	needs, rs := discover.Find(rl, opts)
-	index := IndexProviders(cat)
 	var (
 		roots []Root
 		none  unprovided
