@@ -87,7 +87,7 @@ func flatten(m map[string]any) ([]v1alpha1.Parameter, []decode.Error) {
 				p.Name, p.Component = n, c
 			}
 			for _, e := range p.Validate("parameters." + name) {
-				errs = append(errs, decode.Error{Path: "parameters." + name, Msg: strings.TrimPrefix(e.Msg, "parameters."+name+".name: ")})
+				errs = append(errs, decode.Error{Path: "parameters." + name, Msg: e.Msg})
 			}
 			if p.Value == "" {
 				p.Empty = v1alpha1.EmptyAllow
