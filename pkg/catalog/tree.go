@@ -70,7 +70,7 @@ func (t *Tree) pkg(dir string) (*pkgView, *bad) {
 			t.parsed[p] = pf
 		}
 		if pf.err != nil {
-			return nil, &bad{file: p, msg: strings.TrimPrefix(pf.err.Error(), "cannot read "+p+": ")}
+			return nil, &bad{file: p, msg: withoutFile(pf.err, p)}
 		}
 		own := ownPaths[p]
 		for _, n := range pf.items {
@@ -81,6 +81,13 @@ func (t *Tree) pkg(dir string) (*pkgView, *bad) {
 		}
 	}
 	return v, nil
+}
+
+// withoutFile is kptpkg.Items' error about file p without the file, which
+// the warning names once: Items writes `cannot read p: ...` or `p: ...`.
+func withoutFile(err error, p string) string {
+	msg := strings.TrimPrefix(err.Error(), "cannot read "+p+": ")
+	return strings.TrimPrefix(msg, p+": ")
 }
 
 // digest is the sha256 of a package's files (paths relative to it, then
