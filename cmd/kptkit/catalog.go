@@ -319,21 +319,31 @@ func catalogInstalled(c *call, args []string) error {
 // gitTags reads (once each) the tags of the git repositories upstreams
 // name.
 func gitTags(mapped map[string]string) catalog.Tags {
-	cache := map[string]map[string]string{}
-	return func(url string) (map[string]string, error) {
-		if t, ok := cache[url]; ok {
-			return t, nil
-		}
-		local, err := gitrepo.Local(url, mapped)
-		if err != nil {
-			return nil, err
-		}
-		g, err := gitrepo.Open(url, local)
-		if err != nil {
-			return nil, err
-		}
-		tags, _, err := g.Refs()
-		cache[url] = tags
-		return tags, err
+	type read struct {
+		tags map[string]string
+		err  error
 	}
+	cache := map[string]read{}
+	return func(url string) (map[string]string, error) {
+		r, ok := cache[url]
+		if !ok {
+			r.tags, r.err = readTags(url, mapped)
+			cache[url] = r
+		}
+		return r.tags, r.err
+	}
+}
+
+// readTags reads the tags of the git repository at url (tag → commit).
+func readTags(url string, mapped map[string]string) (map[string]string, error) {
+	local, err := gitrepo.Local(url, mapped)
+	if err != nil {
+		return nil, err
+	}
+	g, err := gitrepo.Open(url, local)
+	if err != nil {
+		return nil, err
+	}
+	tags, _, err := g.Refs()
+	return tags, err
 }
