@@ -22,7 +22,7 @@ type stackParams struct {
 	where  []func(index int, r result.Result) result.Result
 }
 
-// ReadParameters reads the package's Parameters items (not in-cluster
+// readParameters reads the package's Parameters items (not in-cluster
 // ones), in order, as the stack's layers, and the config's parameters as
 // its top layer.
 func readParameters(rl *resourcelist.ResourceList, cfg *config) (*stackParams, []result.Result) {
