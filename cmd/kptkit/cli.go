@@ -269,8 +269,9 @@ func indent(s, prefix string) string {
 // pairFlag is a repeatable KEY=VALUE flag (--repo-map URL=PATH, --exec-for
 // IMAGE=PATH, --cluster NAME=CLUSTER): the one parser of such pairs.
 type pairFlag struct {
-	m    map[string]string
-	want string // KEY=VALUE as the help names it
+	m     map[string]string
+	want  string // KEY=VALUE as the help names it
+	empty bool   // VALUE may be empty (--env KEY=)
 }
 
 func newPairFlag(want string) *pairFlag { return &pairFlag{m: map[string]string{}, want: want} }
@@ -288,7 +289,7 @@ func (p *pairFlag) String() string {
 
 func (p *pairFlag) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" || v == "" {
+	if !ok || k == "" || v == "" && !p.empty {
 		return fmt.Errorf("want %s", p.want)
 	}
 	p.m[k] = v

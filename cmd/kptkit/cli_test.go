@@ -171,3 +171,42 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// pairFlag reads KEY=VALUE pairs, the last value of a key winning; an empty
+// VALUE only where the flag allows it (--env KEY=).
+func TestPairFlag(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		empty bool
+		in    []string
+		want  map[string]string
+		err   string
+	}{
+		{in: []string{"a=1", "b=x=y", "a=2"}, want: map[string]string{"a": "2", "b": "x=y"}},
+		{in: []string{"a="}, err: "want K=V"},
+		{in: []string{"=1"}, err: "want K=V"},
+		{in: []string{"novalue"}, err: "want K=V"},
+		{empty: true, in: []string{"a="}, want: map[string]string{"a": ""}},
+		{empty: true, in: []string{"=1"}, err: "want K=V"},
+	} {
+		p := &pairFlag{m: map[string]string{}, want: "K=V", empty: tt.empty}
+		var err error
+		for _, s := range tt.in {
+			if err = p.Set(s); err != nil {
+				break
+			}
+		}
+		switch {
+		case tt.err != "":
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("%v (empty %v): error %v, want %q", tt.in, tt.empty, err, tt.err)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tt.in, err)
+		default:
+			if diff := cmp.Diff(tt.want, p.m); diff != "" {
+				t.Errorf("%v (-want +got):\n%s", tt.in, diff)
+			}
+		}
+	}
+}

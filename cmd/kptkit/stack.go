@@ -76,7 +76,7 @@ func stackShow(c *call, args []string) error {
 		return usageErrorf("--json and --table: choose one")
 	case *summary && *asTable:
 		return usageErrorf("--summary and --table: the summary is YAML or JSON")
-	case !*summary && (len(f.env) > 0 || len(f.secrets) > 0):
+	case !*summary && (len(f.env.m) > 0 || len(f.secrets) > 0):
 		return usageErrorf("--env and --secret go with --summary")
 	case *summary:
 		return stackSummary(f, stackArg(fs), *asJSON, stdout, c.stderr)

@@ -132,13 +132,14 @@ func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
 // Stack, the values of environment references, the secrets provided.
 type stackApplyFlags struct {
 	stack   *string
-	env     envFlag
+	env     *pairFlag
 	secrets listFlag
 }
 
 func addStackApplyFlags(fs *flag.FlagSet) *stackApplyFlags {
-	f := &stackApplyFlags{stack: fs.String("stack", "", "the `NAME` of the Stack to use (default: the package's only one)")}
-	fs.Var(&f.env, "env", "the value of an environment reference, `KEY=VALUE` (repeat for more)")
+	f := &stackApplyFlags{stack: fs.String("stack", "", "the `NAME` of the Stack to use (default: the package's only one)"),
+		env: &pairFlag{m: map[string]string{}, want: "KEY=VALUE", empty: true}}
+	fs.Var(f.env, "env", "the value of an environment reference, `KEY=VALUE` (repeat for more)")
 	fs.Var(&f.secrets, "secret", "a secret known to be provided, by its `KEY` (repeat for more)")
 	return f
 }
@@ -151,9 +152,9 @@ func (f *stackApplyFlags) options(p *stackPkg, dryRun bool) (*resourcelist.Resou
 		Metadata: v1alpha1.ObjectMeta{Name: "kptkit-stack"},
 		Stack:    *f.stack, Secrets: f.secrets, DryRun: dryRun,
 	}
-	if len(f.env) > 0 {
+	if len(f.env.m) > 0 {
 		cfg.EnvRefs = map[string]decode.AnyScalar{}
-		for k, v := range f.env {
+		for k, v := range f.env.m {
 			cfg.EnvRefs[k] = decode.AnyScalar(v)
 		}
 	}
@@ -332,21 +333,4 @@ func resultErrors(rs []result.Result) error {
 		return nil
 	}
 	return errors.New(strings.Join(msgs, "\n"))
-}
-
-// envFlag collects KEY=VALUE flags.
-type envFlag map[string]string
-
-func (e *envFlag) String() string { return "" }
-
-func (e *envFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	if !ok || k == "" {
-		return errors.New("want KEY=VALUE")
-	}
-	if *e == nil {
-		*e = envFlag{}
-	}
-	(*e)[k] = v
-	return nil
 }
