@@ -48,8 +48,7 @@ func TestReadmeFrontDoor(t *testing.T) {
 	}
 }
 
-// docLine is a line of a page outside its fenced blocks, or inside one
-// (lang is the block's language then).
+// docLine is a line of a page, outside its fenced blocks or inside one.
 type docLine struct {
 	n       int
 	text    string
