@@ -1,7 +1,8 @@
-# The README's steps (docs/catalog.md) over the example's slice of the Nephio
-# catalog: 1. the catalog index, 2. what mgmt runs, 3. the plan, written into
-# my-stack/ (the diff); 4. the plan's PackageVariants rendered into a copy of
-# deployments/ (kept out of the diff: it holds configsync's large CRDs).
+# The five steps of docs/catalog.md over the example's slice of the Nephio
+# catalog: the catalog repository, its index, what mgmt runs and the plan,
+# written into my-stack/ (the diff), then the plan's PackageVariants rendered
+# into a copy of deployments/ (kept out of the diff: configsync's CRDs are
+# large).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ./make-catalog.sh "$tmp/catalog.git"
