@@ -2,7 +2,7 @@ package kptkit_test
 
 // TestReadmeCommands runs every command of the documentation as a new user
 // would: each fenced sh block of README.md, functions/*/README.md,
-// examples/*/README.md and docs/*.md, from the root of a scratch copy of the
+// examples/*/README.md and every page under docs/, from the root of a scratch copy of the
 // repository (its tracked files, committed to a fresh git repository, after
 // `make build`), twice (a command that works once must work again), and
 // checks that each command exits 0, or as its comment says (`exits 1`),
@@ -36,20 +36,29 @@ var readmeExceptions = []string{
 	"needs a container engine", // docker/podman: none in CI
 	"needs a registry",         // pushing images
 	"needs the network",        // go install from the module proxy, remote git
-	"needs the Nephio catalog", // a checkout of github.com/nephio-project/catalog in ../catalog
 	"runs this test",           // make test would run the README test again
 }
 
-// readmeFiles are the pages whose commands are run.
+// readmeFiles are the pages whose commands are run: the README, the
+// functions' and the examples' READMEs, and every page under docs/.
 func readmeFiles(t *testing.T) []string {
 	t.Helper()
 	files := []string{"README.md"}
-	for _, pattern := range []string{"functions/*/README.md", "examples/*/README.md", "docs/*.md"} {
+	for _, pattern := range []string{"functions/*/README.md", "examples/*/README.md"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, m...)
+	}
+	err := filepath.WalkDir("docs", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return files
 }

@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(pwd)
 out="$root/out/demo"
+printf 'make demo: a fleet of package variants and two example packages, rendered with kptkit and kpt\ninto %s (a few seconds)\n' "$out"
 rm -rf "$out" && mkdir -p "$out/examples"
 ln -s "$root/bin" "$out/bin"   # exec paths in the examples are ../../bin/<function>
 

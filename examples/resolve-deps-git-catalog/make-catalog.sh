@@ -1,7 +1,13 @@
-# Writes the git catalog "platform" into $1: five packages, cert-manager in
-# two versions, app in two (main at v2). Each package's folder holds its
-# Kptfile, its resources and, for those with parameters, a Parameters item.
+#!/usr/bin/env bash
+# make-catalog.sh DIR: writes the git catalog "platform" into DIR: five
+# packages, cert-manager in two versions, app in two (main at v2), tagged as
+# Porch reads them (<package>/vN). Each package's folder holds its Kptfile,
+# its resources and, for those with parameters, a Parameters item. Commits
+# are deterministic.
 set -euo pipefail
+export GIT_AUTHOR_NAME=kptkit GIT_AUTHOR_EMAIL=examples@kptkit.dev GIT_AUTHOR_DATE=2026-01-01T00:00:00Z
+export GIT_COMMITTER_NAME=kptkit GIT_COMMITTER_EMAIL=examples@kptkit.dev GIT_COMMITTER_DATE=2026-01-01T00:00:00Z
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_SYSTEM=/dev/null
 repo=$1
 mkdir -p "$repo"
 cd "$repo"
