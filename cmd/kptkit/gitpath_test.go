@@ -169,3 +169,21 @@ func TestRenderRefusesGitAndIgnoredWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderInASubmodule: a package that is a submodule's (or a
+// worktree's) checkout holds a .git file, its link to its repository: it
+// is no file of the package, and renders, left as it was.
+func TestRenderInASubmodule(t *testing.T) {
+	t.Parallel()
+	dir := writePkg(t, map[string][]byte{"Kptfile": []byte(kptfileOf("app")), "cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n")})
+	if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: ../.git/modules/app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, dir, "")
+	if code, _, stderr := kptkitRun("render", dir); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if diff := cmp.Diff(before, snapshot(t, dir, "")); diff != "" {
+		t.Errorf("the package changed (-before +after):\n%s", diff)
+	}
+}
