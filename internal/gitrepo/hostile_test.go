@@ -56,8 +56,10 @@ func TestHostileTrees(t *testing.T) {
 					if tc.want == "" {
 						want := kptpkg.Files{}
 						for p, c := range files {
-							if rel, ok := strings.CutPrefix(p, "app/"); ok || folder == "" {
-								want[map[bool]string{true: rel, false: p}[folder == "app"]] = []byte(c)
+							if folder == "" {
+								want[p] = []byte(c)
+							} else if rel, ok := strings.CutPrefix(p, folder+"/"); ok {
+								want[rel] = []byte(c)
 							}
 						}
 						if diff := cmp.Diff(want, got); err != nil || diff != "" {
