@@ -187,3 +187,25 @@ func TestRenderInASubmodule(t *testing.T) {
 		t.Errorf("the package changed (-before +after):\n%s", diff)
 	}
 }
+
+// TestVariantsFolderUpstreamGitNames: a folder upstream holding a name git
+// refuses for .git (a Linux folder may: .GIT, git~1) fails its variant at
+// the write, before anything of it is written; .git itself is never read.
+func TestVariantsFolderUpstreamGitNames(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{
+		"variants/pvs.yaml":          pv("a", "  downstream: {repo: edge01, package: app}\n"),
+		"upstream/app/.GIT/config":   "[core]\n",
+		"upstream/app/sub/git~1/x":   "x\n",
+		"upstream/app/sub/.git/HEAD": "ref: refs/heads/main\n",
+		"upstream/app/.github/ci.md": "# ci\n",
+	})
+	code, _, stderr := kptkit(t, dir)
+	want := `file ".GIT/config": invalid path: ".GIT" is git's own folder`
+	if code != 1 || !strings.Contains(stderr, "failed: default/a") || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 1 and %s\nstderr:\n%s", code, want, stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "out", "edge01")); !os.IsNotExist(err) {
+		t.Errorf("out/edge01 was made: %v", err)
+	}
+}
