@@ -152,7 +152,12 @@ func (g *Repo) Refs() (tags, branches map[string]string, err error) {
 }
 
 // Files returns the files below dir ("" for the whole tree) at a commit,
-// with paths relative to dir. A symbolic link is an error, as in a folder.
+// with paths relative to dir. Every entry of the tree is checked as git
+// checks a path it checks out (kptpkg.CheckPath, from the repository's
+// root): a path git refuses (a nested .git, .GIT, git~1) fails the
+// revision, naming it; so does a symbolic link, as in a folder, and a
+// tree that names one entry twice or lacks an object. Submodules are left
+// out.
 func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -161,29 +166,105 @@ func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 		return nil, err
 	}
 	files := kptpkg.Files{}
-	err = tree.Files().ForEach(func(f *object.File) error {
-		switch f.Mode {
-		case filemode.Symlink:
-			return fmt.Errorf("%s %w", f.Name, kptpkg.ErrSymlink)
-		case filemode.Submodule:
-			return nil
-		}
-		if strings.Split(f.Name, "/")[0] == ".git" {
-			return nil
-		}
-		r, err := f.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		b, err := io.ReadAll(r)
-		files[f.Name] = b
-		return err
-	})
-	if err != nil {
+	if err := g.walk(tree, dir, "", 0, files); err != nil {
 		return nil, fmt.Errorf("reading %q at commit %s of %s: %w", dir, short(commit), g.URL, err)
 	}
 	return files, nil
+}
+
+// maxDepth bounds the folders a tree nests (go-git's own bound).
+const maxDepth = 1024
+
+// walk adds the files of tree, the folder dir/rel of the repository, to
+// files (paths relative to dir). The caller holds g.mu.
+func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.Files) error {
+	if depth > maxDepth {
+		return fmt.Errorf("folder %q: folders nest deeper than %d", join(dir, rel), maxDepth)
+	}
+	names := make(map[string]bool, len(tree.Entries))
+	for _, e := range tree.Entries {
+		if err := checkEntry(dir, rel, e.Name, names); err != nil {
+			return err
+		}
+		p := join(rel, e.Name)
+		var err error
+		switch canonMode(e.Mode) {
+		case filemode.Dir:
+			var sub *object.Tree
+			if sub, err = g.r.TreeObject(e.Hash); err != nil {
+				err = fmt.Errorf("folder %q: %w", join(dir, p), err)
+			} else {
+				err = g.walk(sub, dir, p, depth+1, files)
+			}
+		case filemode.Regular:
+			files[p], err = g.blob(e.Hash)
+		case filemode.Symlink:
+			err = fmt.Errorf("%s %w", p, kptpkg.ErrSymlink)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// canonMode is the kind git checks a tree entry's mode out as (its
+// canon_mode): a folder, a file, a symbolic link, or else a submodule.
+func canonMode(m filemode.FileMode) filemode.FileMode {
+	switch m & 0o170000 {
+	case 0o040000:
+		return filemode.Dir
+	case 0o100000:
+		return filemode.Regular
+	case 0o120000:
+		return filemode.Symlink
+	}
+	return filemode.Submodule
+}
+
+// checkEntry checks the name of an entry of the folder dir/rel as git
+// does: a name (not empty, no slash, as git's fsck wants), once in its
+// tree, whose path from the repository's root git would check out, and
+// whose path below dir kptkit can write.
+func checkEntry(dir, rel, name string, names map[string]bool) error {
+	folder := join(dir, rel)
+	switch {
+	case name == "" || strings.Contains(name, "/"):
+		return fmt.Errorf("folder %q holds the tree entry %q: invalid path (a name must be neither empty nor hold a slash)", folder, name)
+	case names[name]:
+		return fmt.Errorf("folder %q holds the tree entry %q twice", folder, name)
+	}
+	names[name] = true
+	if err := kptpkg.CheckPath("tree entry", join(folder, name)); err != nil {
+		return err
+	}
+	return kptpkg.CheckPath("tree entry", join(rel, name)) // the path written
+}
+
+// join joins two slash paths as they are (path.Join would clean away the
+// ".." a hostile tree names), "" being the root.
+func join(dir, name string) string {
+	switch {
+	case dir == "":
+		return name
+	case name == "":
+		return dir
+	}
+	return dir + "/" + name
+}
+
+// blob returns the bytes of a blob.
+func (g *Repo) blob(h plumbing.Hash) ([]byte, error) {
+	b, err := g.r.BlobObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("blob %s: %w", h, err)
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
 }
 
 // TreeHash returns the hash of the tree of a folder ("" for the whole

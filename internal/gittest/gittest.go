@@ -4,9 +4,11 @@
 package gittest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,7 +35,14 @@ func New(t testing.TB) *Repo {
 // the test.
 func (r *Repo) Git(args ...string) string {
 	r.t.Helper()
+	return r.gitIn("", args...)
+}
+
+// gitIn is Git with stdin.
+func (r *Repo) gitIn(stdin string, args ...string) string {
+	r.t.Helper()
 	cmd := exec.Command("git", args...)
+	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Dir = r.Dir
 	cmd.Env = append(os.Environ(),
 		"GIT_AUTHOR_NAME=kptkit", "GIT_AUTHOR_EMAIL=test@kptkit.dev", "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
@@ -87,4 +96,47 @@ func (r *Repo) Bare() string {
 	dir := filepath.Join(r.t.TempDir(), "repo.git")
 	r.Git("clone", "-q", "--bare", r.Dir, dir)
 	return dir
+}
+
+// Plant commits files (slash paths → content) as a tree made with git's
+// plumbing (hash-object -w, mktree, commit-tree, update-ref), as a hostile
+// upstream does: the paths may be any git can hold, also those `git add`
+// and a checkout refuse (a nested .git, .GIT, git~1). The commit goes on
+// the branch main, after its head if it has one, and is tagged with each
+// of tags; Plant returns it. The working copy is left as it was.
+func (r *Repo) Plant(message string, files map[string]string, tags ...string) string {
+	r.t.Helper()
+	args := []string{"commit-tree", r.mktree(files), "-m", message}
+	if head, err := exec.Command("git", "-C", r.Dir, "rev-parse", "-q", "--verify", "refs/heads/main").Output(); err == nil {
+		args = append(args, "-p", strings.TrimSpace(string(head)))
+	}
+	commit := r.Git(args...)
+	r.Git("update-ref", "refs/heads/main", commit)
+	for _, tag := range tags {
+		r.Git("tag", tag, commit)
+	}
+	return commit
+}
+
+// mktree writes the tree of files and returns its hash.
+func (r *Repo) mktree(files map[string]string) string {
+	r.t.Helper()
+	subs := map[string]map[string]string{}
+	var entries []string
+	for p, content := range files {
+		if name, rest, ok := strings.Cut(p, "/"); ok {
+			if subs[name] == nil {
+				subs[name] = map[string]string{}
+			}
+			subs[name][rest] = content
+			continue
+		}
+		blob := r.gitIn(content, "hash-object", "-w", "--stdin")
+		entries = append(entries, fmt.Sprintf("100644 blob %s\t%s\x00", blob, p))
+	}
+	for name, sub := range subs {
+		entries = append(entries, fmt.Sprintf("040000 tree %s\t%s\x00", r.mktree(sub), name))
+	}
+	slices.Sort(entries)
+	return r.gitIn(strings.Join(entries, ""), "mktree", "-z")
 }

@@ -41,7 +41,9 @@ var ErrSymlink = errors.New("is a symbolic link: kpt packages are read without f
 
 // Read reads every file of the package tree below the root of fsys, as `kpt
 // pkg get` copies a package: all files, whatever their kind, subpackages
-// included; .git folders are left out. A symbolic link is an error.
+// included; .git folders are left out, and so are .git files (the link of
+// a submodule or a worktree to its repository). A symbolic link is an
+// error.
 func Read(fsys fs.FS) (Files, error) {
 	files := Files{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -50,8 +52,10 @@ func Read(fsys fs.FS) (Files, error) {
 			return err
 		case d.Type()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s %w", p, ErrSymlink)
-		case d.IsDir() && d.Name() == ".git":
+		case d.Name() == ".git" && d.IsDir():
 			return fs.SkipDir
+		case d.Name() == ".git":
+			return nil // a submodule's or a worktree's link to its repository
 		case !d.Type().IsRegular():
 			return nil
 		}

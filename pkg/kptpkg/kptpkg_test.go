@@ -26,6 +26,7 @@ func TestRead(t *testing.T) {
 		"a.yaml":           {Data: []byte(cm("a"))},
 		".git/config":      {Data: []byte("[core]\n")},
 		"sub/.git/HEAD":    {Data: []byte("ref\n")},
+		"mod/.git":         {Data: []byte("gitdir: ../.git/modules/mod\n")},
 		".expected/x.yaml": {Data: []byte(cm("x"))},
 		"README.md":        {Data: []byte("# p\n")},
 	}

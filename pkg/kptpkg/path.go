@@ -9,8 +9,10 @@ import (
 // CheckPath is the one check for a path a package, a fleet or a function
 // names: a non-empty, slash-separated path relative to its folder that stays
 // inside it — no "." or ".." segment, no empty segment, not absolute, no
-// backslash or NUL (which other systems read as separators or ends). what
-// names the path in the error ("downstream repo", "file").
+// backslash or NUL (which other systems read as separators or ends) — and
+// that git would check out: no segment git refuses as a name of its folder
+// .git (DotGit). what names the path in the error ("downstream repo",
+// "file").
 func CheckPath(what, p string) error {
 	switch {
 	case p == "":
@@ -20,13 +22,20 @@ func CheckPath(what, p string) error {
 	case path.IsAbs(p) || (len(p) > 1 && p[1] == ':'):
 		return fmt.Errorf("%s %q is absolute: it must be relative", what, p)
 	}
-	for _, seg := range strings.Split(p, "/") {
+	for rest := p; ; {
+		seg, more, found := strings.Cut(rest, "/")
 		switch seg {
 		case "", ".", "..":
 			return fmt.Errorf("%s %q must stay inside its folder: no %q segment", what, p, seg)
 		}
+		if why := DotGit(seg); why != "" {
+			return fmt.Errorf("%s %q: invalid path: %s", what, p, why)
+		}
+		if !found {
+			return nil
+		}
+		rest = more
 	}
-	return nil
 }
 
 // Inside reports whether path p is dir or lies below it (slash paths).

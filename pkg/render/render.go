@@ -190,8 +190,10 @@ func (r *renderer) hydrate(dir string) ([]*yaml.RNode, error) {
 }
 
 // rootPaths makes every item's path relative to the root, as kpt does
-// after the last pipeline, and refuses paths that leave their package.
+// after the last pipeline, and refuses paths that leave their package, lie
+// in .git, or name a file of the tree that was not read as resources.
 func (r *renderer) rootPaths(items []*yaml.RNode) error {
+	var unread func(string) string
 	for _, n := range items {
 		pp, _, fast := annotation(n, packagePathAnnotation)
 		if !fast {
@@ -209,6 +211,12 @@ func (r *renderer) rootPaths(items []*yaml.RNode) error {
 		if err := kptpkg.CheckPath("file", p); err != nil {
 			return fmt.Errorf("%s: %w", describe(n), err)
 		}
+		if unread == nil {
+			unread = r.unread()
+		}
+		if why := unread(p); why != "" {
+			return fmt.Errorf("%s: function must not write over %s: %s", describe(n), p, why)
+		}
 		for _, a := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} { //nolint:staticcheck // kpt sets both
 			if err := setAnnotation(n, a, p); err != nil {
 				return err
@@ -221,12 +229,45 @@ func (r *renderer) rootPaths(items []*yaml.RNode) error {
 	return nil
 }
 
+// unread returns what says why an item must not be written at a path of
+// the tree (relative to its root): the file there was not read as the
+// package's resources — not a resource file, or left out by .krmignore —
+// so no function saw it, and kpt would replace it blindly. "" for a path
+// an item may take.
+func (r *renderer) unread() func(string) string {
+	var read map[string]bool
+	return func(p string) string {
+		if _, ok := r.files[p]; !ok {
+			return ""
+		}
+		if !kptpkg.IsResource(p) {
+			return "the file there is not a resource file, and kptkit replaces no file a function was not given"
+		}
+		if read == nil {
+			read = map[string]bool{}
+			for _, q := range r.files.ResourcePaths("", true) {
+				read[q] = true
+			}
+		}
+		if !read[p] {
+			return kptpkg.IgnoreFile + " leaves the file there out of the package's resources, and kptkit replaces no file a function was not given"
+		}
+		return ""
+	}
+}
+
 // insidePackage refuses a path that leaves its package: absolute, or
-// with .. leading out (kpt's words).
+// with .. leading out (kpt's words); or that lies in git's folder .git
+// (which kpt would write).
 func insidePackage(p string) error {
 	c := path.Clean(p)
 	if path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") || strings.ContainsAny(p, "\\\x00") {
 		return fmt.Errorf("function must not modify resources outside of package: resource has path %s", p)
+	}
+	for seg := range strings.SplitSeq(c, "/") {
+		if why := kptpkg.DotGit(seg); why != "" {
+			return fmt.Errorf("function must not modify resources in git's folder: resource has path %s (invalid path: %s)", p, why)
+		}
 	}
 	return nil
 }
