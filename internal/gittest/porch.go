@@ -33,7 +33,7 @@ type PorchRepo struct {
 // Package files of the fixture.
 var (
 	AppV1 = map[string]string{
-		"Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\nupstream:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\nupstreamLock:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\n    commit: 1111111111111111111111111111111111111111\n",
+		"Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\nupstream:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\nupstreamLock:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\n    commit: 5e0d2a9c1b7f3e4d6a8b0c2e4f6a8b0c2d4e6f80\n",
 		"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  replicas: \"1\"\n",
 	}
 	AppEdited = map[string]string{

@@ -26,8 +26,9 @@ type KptfileInfo struct {
 	} `yaml:"status,omitempty"`
 }
 
-// ReadKptfile reads a Kptfile's bytes. A Kptfile that does not read gives
-// the zero value and the error: Porch then sees no gates and no conditions.
+// ReadKptfile reads a Kptfile's bytes. A Kptfile that does not parse gives
+// the zero value and the error (Porch then sees no gates and no
+// conditions); a field of the wrong type is left out, with the error.
 func ReadKptfile(b []byte) (KptfileInfo, error) {
 	var k KptfileInfo
 	n, err := yaml.Parse(string(b))
@@ -35,7 +36,7 @@ func ReadKptfile(b []byte) (KptfileInfo, error) {
 		return KptfileInfo{}, fmt.Errorf("cannot read the Kptfile: %w", err)
 	}
 	if errs := decode.Into(n.YNode(), &k, decode.Options{}, ""); len(errs) > 0 {
-		return KptfileInfo{}, fmt.Errorf("cannot read the Kptfile: %w", errs[0])
+		return k, fmt.Errorf("cannot read the Kptfile: %w", errs[0])
 	}
 	return k, nil
 }
