@@ -58,7 +58,7 @@ type rpkgFlags struct {
 func newRpkgFlags(c *call, writes bool) *rpkgFlags {
 	f := &rpkgFlags{FlagSet: c.flags(), repoMap: newPairFlag("URL=PATH")}
 	f.StringVar(&f.cluster, "cluster", "", "the Repository objects: a YAML file or a folder of them, `PATH`")
-	f.StringVar(&f.namespace, "n", meta.DefaultNamespace, "the `NAMESPACE` of the Repositories and package revisions")
+	f.StringVar(&f.namespace, "n", "", "the `NAMESPACE` of the Repositories and package revisions (default: Kubernetes' default)")
 	f.Var(f.repoMap, "repo-map", "read and write the git repository URL in the local clone PATH, `URL=PATH` (repeatable)")
 	if writes {
 		f.StringVar(&f.author, "author", "", "the commits' author `NAME` (and email) when the Repository names none, as Porch uses the requesting user's name (default: Porch's own)")
@@ -66,19 +66,20 @@ func newRpkgFlags(c *call, writes bool) *rpkgFlags {
 	return f
 }
 
-// parse reads the flags and arguments (between min and max of them) and
-// opens the cluster's Repositories.
-func (f *rpkgFlags) parse(c *call, args []string, min, max int) (*rpkgEnv, error) {
+// parse reads the flags and arguments (at most max; at least the ones
+// named in want) and reads the cluster's Repositories.
+func (f *rpkgFlags) parse(c *call, args []string, want []string, max int) (*rpkgEnv, error) {
 	if err := c.parse(f.FlagSet, args, max); err != nil {
 		return nil, err
 	}
 	switch {
 	case f.cluster == "":
 		return nil, usageErrorf("--cluster is required: the Repository objects")
-	case f.NArg() < min:
-		return nil, usageErrorf("%s: missing argument (see the usage)", c.path)
-	case f.namespace == "":
-		return nil, usageErrorf("-n is empty: it takes a namespace")
+	case f.NArg() < len(want):
+		return nil, usageErrorf("missing argument %s", want[f.NArg()])
+	}
+	if f.namespace == "" {
+		f.namespace = meta.DefaultNamespace
 	}
 	objects, files, err := fleetio.ReadObjects(f.cluster)
 	if err != nil {

@@ -32,7 +32,7 @@ type listed struct {
 func rpkgGet(c *call, args []string) error {
 	f := newRpkgFlags(c, false)
 	asJSON := f.Bool("json", false, "print a porch.kpt.dev/v1alpha1 PackageRevisionList as JSON (Porch's spec and status, tasks included)")
-	e, err := f.parse(c, args, 0, 1)
+	e, err := f.parse(c, args, nil, 1)
 	if err != nil {
 		return err
 	}

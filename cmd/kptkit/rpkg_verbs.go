@@ -56,7 +56,7 @@ type verbFunc func(e *rpkgEnv, s *pkgrev.Snapshot, rev *pkgrev.Revision, g *gitr
 func lifecycleVerb(do verbFunc) func(c *call, args []string) error {
 	return func(c *call, args []string) error {
 		f := newRpkgFlags(c, true)
-		e, err := f.parse(c, args, 1, -1)
+		e, err := f.parse(c, args, []string{"NAME"}, -1)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func (e *rpkgEnv) referencedBy(name string) (string, error) {
 
 func rpkgPull(c *call, args []string) error {
 	f := newRpkgFlags(c, false)
-	e, err := f.parse(c, args, 2, 2)
+	e, err := f.parse(c, args, []string{"NAME", "DIR"}, 2)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func rpkgPull(c *call, args []string) error {
 
 func rpkgPush(c *call, args []string) error {
 	f := newRpkgFlags(c, true)
-	e, err := f.parse(c, args, 2, 2)
+	e, err := f.parse(c, args, []string{"NAME", "DIR"}, 2)
 	if err != nil {
 		return err
 	}
