@@ -148,7 +148,7 @@ func (e *rpkgEnv) git(repo pkgrev.Repository) (*gitrepo.Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := gitrepo.Open(repo.URL, local)
+	g, err := gitrepo.OpenKeeping(repo.URL, local)
 	if err != nil {
 		return nil, err
 	}
@@ -156,12 +156,14 @@ func (e *rpkgEnv) git(repo pkgrev.Repository) (*gitrepo.Repo, error) {
 	return g, nil
 }
 
-// snapshot reads a Repository's package revisions.
+// snapshot reads a Repository's package revisions (and lets go of the
+// repository's open files: a run reads many).
 func (e *rpkgEnv) snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, *gitrepo.Repo, error) {
 	g, err := e.git(repo)
 	if err != nil {
 		return nil, nil, fmt.Errorf("Repository %s: %w", repo.Name, err) //nolint:staticcheck // names the kind
 	}
+	defer g.Release()
 	refs, err := g.PorchRefs()
 	if err != nil {
 		return nil, nil, fmt.Errorf("Repository %s: %w", repo.Name, err) //nolint:staticcheck

@@ -129,6 +129,7 @@ func writeRevisionList(w io.Writer, lists []listed) error {
 		parallel.Do(len(items), workers(len(items)), func(_, i int) {
 			items[i], errs[i] = object(l.snap, &l.snap.Revisions[i], l.git)
 		})
+		l.git.Release()
 		for _, err := range errs {
 			if err != nil {
 				return err
