@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,4 +256,78 @@ func TestRpkgRepositoryProblems(t *testing.T) {
 	if code != 2 || !strings.HasPrefix(stderr, "kptkit rpkg get: --cluster is required") {
 		t.Errorf("no --cluster: exit %d: %s", code, stderr)
 	}
+}
+
+// TestRpkgCreateBranch: a Repository with createBranch and a repository
+// without its branch gets Porch's initial commit before the first change;
+// the approval then builds on it.
+func TestRpkgCreateBranch(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	r := gittest.NewPlumb(t)
+	draft := r.Commit(map[string]string{"app/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n"}, "a draft made elsewhere", "x", "x@example.com")
+	r.Ref("refs/heads/drafts/app/ws", draft)
+	cluster := filepath.Join(t.TempDir(), "cluster.yaml")
+	repo := "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: fresh\nspec:\n  git:\n    repo: " + r.Dir + "\n    createBranch: true\n    author: Bot\n"
+	if err := os.WriteFile(cluster, []byte(repo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"propose", "approve"} {
+		if out, stderr, code := runKptkit(t, "rpkg", verb, "fresh.app.ws", "--cluster", cluster); code != 0 {
+			t.Fatalf("%s: exit %d: %s%s", verb, code, out, stderr)
+		}
+	}
+	log := r.Git("log", "--format=%s|%an <%ae>|%P", "refs/heads/main")
+	lines := strings.Split(log, "\n")
+	initial := r.Git("rev-parse", "refs/heads/main^1")
+	proposed := r.Git("rev-parse", "refs/heads/main^2")
+	slices.Sort(lines)
+	want := []string{
+		"Approving package revision app/1|Bot <>|" + initial + " " + proposed,
+		"Initial commit: Creating main branch|Package Orchestration Service <porch@kpt.dev>|",
+		"Rendering package|Bot <>|" + draft,
+		"a draft made elsewhere|x <x@example.com>|",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("history (-want +got):\n%s", diff)
+	}
+	if got := r.Git("ls-tree", "-r", "--name-only", "refs/tags/app/v1"); got != "README.md\napp/Kptfile" {
+		t.Errorf("published tree:\n%s", got)
+	}
+}
+
+// TestRpkgCheckedOutBranch: a branch checked out in a work tree is never
+// moved; the refusal names it and the work tree, and nothing moves.
+func TestRpkgCheckedOutBranch(t *testing.T) {
+	t.Parallel()
+	f := newRpkgFleet(t)
+	clone := filepath.Join(t.TempDir(), "deploy")
+	gitIn(t, "", "clone", "-q", f.deploy.Dir, clone)
+	gitIn(t, clone, "fetch", "-q", "--update-head-ok", "origin", "+refs/heads/*:refs/heads/*")
+	args := []string{"--cluster", f.cluster, "--repo-map", "https://example.com/deploy.git=" + clone, "--repo-map", "https://example.com/catalog.git=" + f.catalog.Dir}
+	if _, stderr, code := runKptkit(t, append([]string{"rpkg", "propose", "deploy.app.packagevariant-2"}, args...)...); code != 0 {
+		t.Fatalf("propose: %s", stderr)
+	}
+	before := gitIn(t, clone, "for-each-ref")
+	_, stderr, code := runKptkit(t, append([]string{"rpkg", "approve", "deploy.app.packagevariant-2"}, args...)...)
+	want := "deploy.app.packagevariant-2 failed (cannot move branch main of https://example.com/deploy.git: it is checked out in the work tree " + clone +
+		" (Porch's branches are kept in a bare repository, or a clone with another branch checked out))\n"
+	if code != 1 || stderr != want {
+		t.Errorf("approve: exit %d\n%s", code, cmp.Diff(want, stderr))
+	}
+	if after := gitIn(t, clone, "for-each-ref"); after != before {
+		t.Errorf("refs moved:\n%s", cmp.Diff(before, after))
+	}
+}
+
+// gitIn runs git in a folder ("" for the current one).
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
