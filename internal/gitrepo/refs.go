@@ -30,6 +30,11 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 	if err := checkUpdates(c.Refs); err != nil {
 		return "", fmt.Errorf("cannot update %s: %w", g.URL, err)
 	}
+	for _, u := range c.Refs {
+		if u.ToCommit && c.Commit == nil {
+			return "", fmt.Errorf("cannot update %s: %s names a new commit the change does not make", g.URL, u.Name)
+		}
+	}
 	if len(c.Refs) == 0 && c.Commit == nil {
 		return "", nil
 	}
