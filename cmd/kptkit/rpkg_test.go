@@ -233,6 +233,15 @@ func TestRpkgPullPush(t *testing.T) {
 	if got := f.deploy.Git("ls-tree", "-r", "--name-only", head, "clusters/edge1/app"); got != "clusters/edge1/app/Kptfile\nclusters/edge1/app/cm.yaml" {
 		t.Errorf("pushed files:\n%s", got)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "blob.bin"), []byte{0xff, 0xfe}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := f.rpkg(t, "push", "deploy.app.packagevariant-2", dir); code != 1 || stderr != "kptkit rpkg push: file blob.bin is not a valid UTF-8 text file: current porch API doesn't support binary files\n" {
+		t.Errorf("a binary file: exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, "blob.bin")); err != nil {
+		t.Fatal(err)
+	}
 	_, stderr, code = f.rpkg(t, "push", "deploy.app.packagevariant-2", dir)
 	if code != 1 || stderr != `kptkit rpkg push: Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "deploy.app.packagevariant-2": the object has been modified; please apply your changes to the latest version and try again`+"\n" {
 		t.Errorf("a second push of the same pull: exit %d: %s", code, stderr)

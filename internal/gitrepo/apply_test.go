@@ -265,3 +265,37 @@ func TestApplyRefusals(t *testing.T) {
 		t.Errorf("moving a checked-out branch: %v", err)
 	}
 }
+
+// TestWriteRefusesHostilePaths: a file whose path could leave its package,
+// or that names a .git folder, is never written into a tree.
+func TestWriteRefusesHostilePaths(t *testing.T) {
+	t.Parallel()
+	r := gittest.NewPorchRepo(t)
+	g := open(t, r.Dir)
+	for _, p := range []string{"../escape.yaml", "/abs.yaml", "a/./b.yaml", "sub/.git/config", ".GIT/hooks/pre-commit", "a\\b.yaml"} {
+		_, err := g.WriteCommit(&pkgrev.NewCommit{Base: r.Commits["a3"], Path: "clusters/edge1/app", Files: kptpkg.Files{"Kptfile": nil, p: []byte("x")}, Message: "m"})
+		if err == nil {
+			t.Errorf("%q was written", p)
+		}
+	}
+}
+
+// TestGitEnvironment: git runs in the repository opened, whatever GIT_DIR
+// the environment names (not parallel: it sets the environment).
+func TestGitEnvironment(t *testing.T) {
+	r := gittest.NewPorchRepo(t)
+	other := gittest.NewPlumb(t)
+	t.Setenv("GIT_DIR", other.Dir)
+	g := open(t, r.Dir)
+	c := pkgrev.Change{Refs: []pkgrev.RefUpdate{{Name: "refs/heads/drafts/clusters/edge1/app/x", New: r.Commits["a1"]}}}
+	if _, err := g.Apply(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	// Read back in process: git itself would follow GIT_DIR.
+	if got, err := g.Resolve("drafts/clusters/edge1/app/x"); err != nil || got != r.Commits["a1"] {
+		t.Errorf("the ref is at %q: %v", got, err)
+	}
+	if refs, err := open(t, other.Dir).PorchRefs(); err != nil || len(refs) != 0 {
+		t.Errorf("GIT_DIR's repository was written: %v %v", refs, err)
+	}
+}
