@@ -30,6 +30,8 @@ type Repo struct {
 	Path string // where it was opened
 	mu   sync.Mutex
 	r    *git.Repository
+	// closer releases what OpenKeeping keeps open (open.go); nil otherwise.
+	closer io.Closer
 }
 
 // Local returns the local path of a repository named by url: a path, a

@@ -4,7 +4,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/meta"
-	"github.com/kptkit/kptkit/pkg/decode"
 )
 
 // PackageVariantSet (config.porch.kpt.dev/v1alpha2) fans one upstream package
@@ -153,26 +152,13 @@ type GitRepository struct {
 	Repo      string `yaml:"repo,omitempty"`
 	Branch    string `yaml:"branch,omitempty"`
 	Directory string `yaml:"directory,omitempty"`
+	// CreateBranch makes Porch create the branch when the repository
+	// lacks it ("Initial commit: Creating main branch").
+	CreateBranch bool `yaml:"createBranch,omitempty"`
+	// Author and Email sign the commits Porch makes in the repository.
+	Author string `yaml:"author,omitempty"`
+	Email  string `yaml:"email,omitempty"`
 }
 
 // DefaultBranch is the branch of a git Repository that names none.
 const DefaultBranch = "main"
-
-// PackageRevision (porch.kpt.dev/v1alpha1) is one revision of a package in a
-// repository.
-type PackageRevision struct {
-	meta.TypeMeta `yaml:",inline"`
-	Metadata      meta.ObjectMeta     `yaml:"metadata,omitempty"`
-	Spec          PackageRevisionSpec `yaml:"spec,omitempty"`
-}
-
-// PackageRevisionSpec names the package revision: repository, package,
-// revision (a number in current Porch, a string such as v1 in older ones) and
-// workspace.
-type PackageRevisionSpec struct {
-	PackageName    string           `yaml:"packageName,omitempty"`
-	RepositoryName string           `yaml:"repository,omitempty"`
-	Revision       decode.AnyScalar `yaml:"revision,omitempty"`
-	WorkspaceName  string           `yaml:"workspaceName,omitempty"`
-	Lifecycle      string           `yaml:"lifecycle,omitempty"`
-}
