@@ -214,7 +214,7 @@ func (p *Process) run(args []string, in []byte, onTimeout func(), engine bool) (
 	var exceeded *bounded.Exceeded
 	switch {
 	case errors.As(err, &exceeded):
-		return nil, exit, err
+		return nil, render.Exit{Stderr: exit.Stderr}, err
 	case err != nil:
 		return nil, render.Exit{}, fmt.Errorf("unexpected function error: %w", err)
 	}
