@@ -101,6 +101,15 @@ var errSize = errors.New("want a whole number of bytes with an optional unit: Ki
 // ParseSize reads a size: a whole number with an optional unit (256MiB,
 // 2Gi, 512M, 1048576).
 func ParseSize(s string) (Size, error) {
+	n, err := parseSize(s)
+	if err != nil {
+		return 0, fmt.Errorf("invalid size %q: %w", s, err)
+	}
+	return n, nil
+}
+
+// parseSize is ParseSize, its error saying only what is wrong.
+func parseSize(s string) (Size, error) {
 	num, scale := strings.TrimSpace(s), int64(1)
 	for _, u := range units {
 		if len(num) > len(u.suffix) && strings.EqualFold(num[len(num)-len(u.suffix):], u.suffix) {
@@ -111,9 +120,9 @@ func ParseSize(s string) (Size, error) {
 	n, err := strconv.ParseInt(num, 10, 64)
 	switch {
 	case err != nil || n < 0:
-		return 0, fmt.Errorf("invalid size %q: %w", s, errSize)
+		return 0, errSize
 	case n > (1<<63-1)/scale:
-		return 0, fmt.Errorf("invalid size %q: too large", s)
+		return 0, errors.New("too large")
 	}
 	return Size(n * scale), nil
 }
@@ -135,7 +144,7 @@ func (s Size) String() string {
 
 // Set implements flag.Value.
 func (s *Size) Set(v string) error {
-	n, err := ParseSize(v)
+	n, err := parseSize(v)
 	if err != nil {
 		return err
 	}

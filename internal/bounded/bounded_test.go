@@ -32,6 +32,9 @@ var works = map[string]Work{
 		for {
 		}
 	},
+	"bigalloc": func([]string, io.Reader, io.Writer, io.Writer) int {
+		return len(strings.Repeat("x", 1e9))
+	},
 	"alloc": func([]string, io.Reader, io.Writer, io.Writer) int {
 		var keep [][]byte
 		for {
@@ -163,13 +166,16 @@ func TestChildMemory(t *testing.T) {
 		t.Skip("the race detector's shadow memory counts against the limit (cmd/kptkit's TestStepMemory runs a built kptkit)")
 	}
 	l := limits
-	res, err := Child(self(t), "alloc", nil, l).Run(nil)
-	if err == nil || err.Error() != "exceeded the memory limit of 256MiB (--step-memory)" {
-		t.Fatalf("got %v\n%.500s", err, res.Stderr)
-	}
-	t.Logf("peak resident memory %s", res.Peak)
-	if res.Peak > l.Memory+32<<20 || res.Peak < l.Memory/4 {
-		t.Errorf("peak resident memory %s: want about the limit, %s, no more (its text aside)", res.Peak, l.Memory)
+	// Step by step, and in one go (Go's heap maps past the rlimit then).
+	for _, work := range []string{"alloc", "bigalloc"} {
+		res, err := Child(self(t), work, nil, l).Run(nil)
+		if err == nil || err.Error() != "exceeded the memory limit of 256MiB (--step-memory)" {
+			t.Fatalf("%s: got %v\n%.500s", work, err, res.Stderr)
+		}
+		t.Logf("%s: peak resident memory %s", work, res.Peak)
+		if res.Peak > l.Memory+32<<20 {
+			t.Errorf("%s: peak resident memory %s: want no more than the limit, %s (its text aside)", work, res.Peak, l.Memory)
+		}
 	}
 }
 
@@ -249,6 +255,18 @@ func TestCommandMemory(t *testing.T) {
 	res, err = Cmd{Path: python, Args: []string{"-c", "print(len(bytearray(100 << 20)))"}, Limits: l, Self: self(t)}.Run(nil)
 	if err != nil || string(res.Stdout) != "104857600\n" {
 		t.Errorf("within the limit: %q, %v, stderr %q", res.Stdout, err, res.Stderr)
+	}
+}
+
+// TestCommandSmallMemory: the limit is the command's, not the trampoline's
+// (kptkit's runtime maps more than a small command needs).
+func TestCommandSmallMemory(t *testing.T) {
+	t.Parallel()
+	l := limits
+	l.Memory = 16 << 20
+	res, err := Cmd{Path: "/bin/sh", Args: []string{"-c", "echo ok"}, Limits: l, Self: self(t)}.Run(nil)
+	if err != nil || string(res.Stdout) != "ok\n" {
+		t.Errorf("got %q, %v, stderr %q", res.Stdout, err, res.Stderr)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -63,14 +64,42 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, works map[st
 			fmt.Fprintf(stderr, "kptkit %s: cannot set the memory limit: %v\n", Arg, err)
 			return 2
 		}
-		// Collect harder near the limit, so that live data close to it
-		// does not fail for garbage not yet collected.
-		debug.SetMemoryLimit(memory - memory/4)
 	}
 	if name == execWork {
 		return become(rest, stderr)
 	}
+	if memory > 0 {
+		guard(memory)
+	}
 	return work(rest, stdin, stdout, stderr)
+}
+
+// guard makes the garbage collector work harder as the data of this
+// process, which the rlimit and the parent's watch count, grows towards
+// limit: garbage is collected before it counts.
+func guard(limit int64) {
+	if base := dataSize(os.Getpid()); base >= 0 && limit > base {
+		debug.SetMemoryLimit((limit - base) * 3 / 4)
+	}
+}
+
+// dataSize is a process's data and stack (/proc/PID/statm: what
+// RLIMIT_DATA counts, and the main stack), in bytes; -1 when it cannot be
+// read.
+func dataSize(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 6 {
+		return -1
+	}
+	pages, err := strconv.ParseInt(f[5], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // become replaces this process with the command args, its environment
@@ -80,6 +109,7 @@ func become(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kptkit %s: exec wants a command\n", Arg)
 		return 2
 	}
+	syscall.CloseOnExec(3) // the parent's pipe: its end tells it this process became the command
 	err := syscall.Exec(args[0], args, os.Environ())
 	fmt.Fprintf(stderr, "fork/exec %s: %v\n", args[0], err)
 	return 127

@@ -45,10 +45,11 @@ const MaxStderr = 1 << 20
 const waitDelay = time.Second
 
 // Run runs the command with in on its stdin, in a process group of its
-// own, which is killed when the time is up and once the command has ended
-// (no process it started outlives it). A command that could not start is
-// an error; one that hit a limit is an *Exceeded (with what it wrote); an
-// exit code other than 0 is not an error.
+// own, which is killed when the time is up, when the command's data goes
+// past the memory limit (watchData), and once the command has ended (no
+// process it started outlives it). A command that could not start is an
+// error; one that hit a limit is an *Exceeded (with what it wrote); an exit
+// code other than 0 is not an error.
 func (c Cmd) Run(in []byte) (Result, error) {
 	ctx, cancel := context.Background(), func() {}
 	if c.Limits.Time > 0 {
@@ -62,10 +63,29 @@ func (c Cmd) Run(in []byte) (Result, error) {
 	var stdout bytes.Buffer
 	stderr := &capped{max: MaxStderr}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, stderr
-	err = cmd.Run()
-	if cmd.ProcessState == nil {
-		return Result{}, err // it did not start
+	// A trampoline closes the pipe's far end as it becomes the command:
+	// the command's data is watched from then on.
+	var became, far *os.File
+	if c.trampoline() {
+		if became, far, err = os.Pipe(); err != nil {
+			return Result{}, err
+		}
+		defer became.Close()
+		cmd.ExtraFiles = []*os.File{far}
 	}
+	err = cmd.Start()
+	if far != nil {
+		far.Close()
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	over := func() bool { return false }
+	if c.Limits.Memory > 0 {
+		over = watchData(cmd.Process.Pid, int64(c.Limits.Memory), became)
+	}
+	err = cmd.Wait()
+	overLimit := over()
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	res := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: cmd.ProcessState.ExitCode()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -73,10 +93,10 @@ func (c Cmd) Run(in []byte) (Result, error) {
 	}
 	var exitErr *exec.ExitError
 	switch {
+	case overLimit || c.Limits.Memory > 0 && res.Code != 0 && outOfMemory(res.Stderr, c.own):
+		return res, &Exceeded{Memory: true, Limits: c.Limits}
 	case ctx.Err() != nil && !cmd.ProcessState.Success():
 		return res, &Exceeded{Limits: c.Limits}
-	case c.Limits.Memory > 0 && res.Code != 0 && outOfMemory(res.Stderr, c.own):
-		return res, &Exceeded{Memory: true, Limits: c.Limits}
 	case err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay):
 		return res, err
 	}
@@ -87,7 +107,7 @@ func (c Cmd) Run(in []byte) (Result, error) {
 // kptkit's child that sets it and becomes the binary.
 func (c Cmd) command(ctx context.Context) (*exec.Cmd, error) {
 	path, args := c.Path, c.Args
-	if c.Limits.Memory > 0 && !c.own {
+	if c.trampoline() {
 		if c.Self == "" {
 			return nil, errors.New("a memory limit needs kptkit's own binary to set it")
 		}
@@ -109,6 +129,10 @@ func (c Cmd) command(ctx context.Context) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// trampoline: the command runs through kptkit's child, which sets its
+// memory limit and becomes it.
+func (c Cmd) trampoline() bool { return c.Limits.Memory > 0 && !c.own }
+
 // executable says why path cannot be run, as starting it would.
 func executable(path string) error {
 	info, err := os.Stat(path)
@@ -122,12 +146,19 @@ func executable(path string) error {
 }
 
 // outOfMemory tells a process that failed for want of memory by what it
-// wrote: Go's runtime (kptkit's children are Go), and the words C's,
-// Python's and the JVM's runtimes use for another binary.
+// wrote: Go's runtime when the rlimit refused it memory (kptkit's children,
+// whose guard did not see it coming: a throw, or a fault where the runtime
+// took a failed mapping for memory), and the words C's, Python's and the
+// JVM's runtimes use, for another binary.
 func outOfMemory(stderr []byte, own bool) bool {
 	if own {
-		return bytes.Contains(stderr, []byte("fatal error: runtime: out of memory")) ||
-			bytes.Contains(stderr, []byte("fatal error: out of memory"))
+		for _, w := range []string{"fatal error: runtime: out of memory", "fatal error: out of memory",
+			"fatal error: runtime: cannot allocate memory", "SIGSEGV: segmentation violation"} {
+			if bytes.HasPrefix(stderr, []byte(w)) || bytes.Contains(stderr, []byte("\n"+w)) {
+				return true
+			}
+		}
+		return false
 	}
 	lower := bytes.ToLower(stderr)
 	for _, w := range []string{"out of memory", "cannot allocate memory", "memoryerror", "std::bad_alloc", "outofmemoryerror"} {
