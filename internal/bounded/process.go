@@ -34,7 +34,10 @@ type Result struct {
 	Stdout []byte
 	Stderr []byte // its first MaxStderr bytes
 	Code   int    // the exit code; -1 for a signal
-	Peak   Size   // the peak resident memory (its rusage's maxrss)
+	// Peak is the peak resident memory (its rusage's maxrss), which on
+	// Linux is at least this process's own peak when the command started
+	// (Go starts it with vfork; exec records the shared memory's peak).
+	Peak Size
 }
 
 // MaxStderr is how much of a command's stderr is kept.

@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
 	"github.com/kptkit/kptkit/pkg/render"
 )
 
@@ -43,4 +45,71 @@ func BenchmarkRenderVariant(b *testing.B) {
 			}
 		}
 	})
+}
+
+// inProcess runs starlark in this process, as kptkit did before it ran
+// it in a child: the baseline of BenchmarkStarlark.
+type inProcess struct{ rt *Runtime }
+
+func (p inProcess) Runner(fn render.Function) (render.Runner, error) {
+	r, err := p.rt.Runner(fn)
+	if rr, ok := r.(runner); ok && rr.f.child {
+		f := *rr.f
+		f.child = false
+		return runner{&f, rr.rt}, err
+	}
+	return r, err
+}
+
+// BenchmarkStarlark renders packages whose pipelines run starlark, with
+// starlark in a child process (as kptkit runs it) and in this process:
+// a one-step package of one ConfigMap, and the Nephio catalog's packages
+// that run starlark (each op renders all of them). The difference is the
+// cost of the child.
+//
+//	go test ./internal/catalog -run '^$' -bench BenchmarkStarlark -benchtime 20x
+func BenchmarkStarlark(b *testing.B) {
+	small := kptpkg.Files{
+		"Kptfile": []byte(kf + "  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configMap:\n      source: |\n" +
+			"        for r in ctx.resource_list['items']:\n          r['metadata']['annotations'] = {'seen': 'yes'}\n"),
+		"cm.yaml": []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"),
+	}
+	cases := []struct {
+		name string
+		pkgs []kptpkg.Files
+	}{{"small", []kptpkg.Files{small}}, {"corpus", starlarkCorpus(b)}}
+	rt := &Runtime{}
+	for _, c := range cases {
+		for _, mode := range []struct {
+			name string
+			rt   render.Runtime
+		}{{"in-process", inProcess{rt}}, {"child", rt}} {
+			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				for b.Loop() {
+					for _, p := range c.pkgs {
+						if out := render.Render(render.Input{Files: p}, render.Options{Runtime: mode.rt}); out.Failure != nil {
+							b.Fatal(out.Failure)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// starlarkCorpus returns the catalog's packages whose pipelines run
+// starlark and render with the built-ins alone.
+func starlarkCorpus(b *testing.B) []kptpkg.Files {
+	var pkgs []kptpkg.Files
+	for _, p := range corpus.Packages(b) {
+		files, err := kptpkg.Read(os.DirFS(p))
+		if err != nil || !strings.Contains(string(files["Kptfile"]), "/starlark:") {
+			continue
+		}
+		if out := render.Render(render.Input{Files: files}, render.Options{Runtime: inProcess{&Runtime{}}}); out.Failure == nil {
+			pkgs = append(pkgs, files)
+		}
+	}
+	b.Logf("%d corpus packages run starlark", len(pkgs))
+	return pkgs
 }
