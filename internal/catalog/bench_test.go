@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmtest"
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
@@ -15,7 +18,8 @@ import (
 // BenchmarkRenderVariant renders what the fleet renders for a variant: a
 // package of 50 resources whose pipeline runs set-namespace (the variant's
 // step) and apply-replacements (the package's), with one Runtime shared by
-// all calls, b.N calls spread over the cores as the fleet spreads them.
+// all calls (with kptkit's time limit), b.N calls spread over the cores as
+// the fleet spreads them.
 func BenchmarkRenderVariant(b *testing.B) {
 	files := kptpkg.Files{
 		"Kptfile": []byte(kf +
@@ -32,7 +36,7 @@ func BenchmarkRenderVariant(b *testing.B) {
 		}
 		files[fmt.Sprintf("r%d.yaml", i)] = []byte(strings.Join(docs, "---\n"))
 	}
-	rt := &Runtime{}
+	rt := &Runtime{Limits: bounded.Limits{Time: 2 * time.Minute}} // as kptkit runs it: each step waited for on a goroutine
 	if out := render.Render(render.Input{Files: files}, render.Options{Runtime: rt}); out.Failure != nil {
 		b.Fatal(out.Failure)
 	}
@@ -85,6 +89,8 @@ func BenchmarkStarlark(b *testing.B) {
 			rt   render.Runtime
 		}{{"in-process", inProcess{rt}}, {"child", rt}} {
 			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				defer krmtest.CPU(b)()
+				defer childCPU(b)()
 				for b.Loop() {
 					for _, p := range c.pkgs {
 						if out := render.Render(render.Input{Files: p}, render.Options{Runtime: mode.rt}); out.Failure != nil {
@@ -112,4 +118,22 @@ func starlarkCorpus(b *testing.B) []kptpkg.Files {
 	}
 	b.Logf("%d corpus packages run starlark", len(pkgs))
 	return pkgs
+}
+
+// childCPU reports the CPU time of the children waited for, per
+// operation, as "child-cpu-ms/op".
+func childCPU(b *testing.B) func() {
+	cpu := func() int64 {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return ru.Utime.Nano() + ru.Stime.Nano()
+	}
+	start := cpu()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "child-cpu-ms/op")
+		}
+	}
 }
