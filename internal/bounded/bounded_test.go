@@ -286,3 +286,24 @@ func TestCommandErrors(t *testing.T) {
 		t.Errorf("a failing command: %+v, %v", res, err)
 	}
 }
+
+// FuzzParseSize: a size parses or is refused cleanly, and what it prints
+// parses back to itself.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"2GiB", "256MiB", "512Mi", "1G", "1048576", "0", "-1", "1.5GiB", " 3 kb ", "9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseSize(s)
+		if err != nil {
+			return
+		}
+		if n < 0 {
+			t.Fatalf("ParseSize(%q) = %d", s, n)
+		}
+		again, err := ParseSize(n.String())
+		if err != nil || again != n {
+			t.Fatalf("ParseSize(%q) = %d, printed %q, read back %d, %v", s, n, n.String(), again, err)
+		}
+	})
+}
