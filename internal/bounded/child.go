@@ -29,7 +29,7 @@ type Work func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // Child is the command that runs the work registered as work in a child
 // process of self (kptkit's binary), with args, an empty environment and
-// the limits (the child sets its memory limit itself).
+// the limits (the child sets its rlimit itself; Run watches its data).
 func Child(self, work string, args []string, l Limits) Cmd {
 	return Cmd{
 		Path:   self,

@@ -66,26 +66,9 @@ func (c Cmd) Run(in []byte) (Result, error) {
 	var stdout bytes.Buffer
 	stderr := &capped{max: MaxStderr}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, stderr
-	// A trampoline closes the pipe's far end as it becomes the command:
-	// the command's data is watched from then on.
-	var became, far *os.File
-	if c.trampoline() {
-		if became, far, err = os.Pipe(); err != nil {
-			return Result{}, err
-		}
-		defer became.Close()
-		cmd.ExtraFiles = []*os.File{far}
-	}
-	err = cmd.Start()
-	if far != nil {
-		far.Close()
-	}
+	over, err := c.start(cmd)
 	if err != nil {
 		return Result{}, err
-	}
-	over := func() bool { return false }
-	if c.Limits.Memory > 0 {
-		over = watchData(cmd.Process.Pid, int64(c.Limits.Memory), became)
 	}
 	err = cmd.Wait()
 	overLimit := over()
@@ -104,6 +87,34 @@ func (c Cmd) Run(in []byte) (Result, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// start starts the command and, with a memory limit, the watch of its
+// data, from the moment a trampoline has become the command (it closes
+// its end of a pipe then); over stops the watch and tells whether it
+// killed the command.
+func (c Cmd) start(cmd *exec.Cmd) (over func() bool, err error) {
+	var became, far *os.File
+	if c.trampoline() {
+		if became, far, err = os.Pipe(); err != nil {
+			return nil, err
+		}
+		cmd.ExtraFiles = []*os.File{far}
+	}
+	err = cmd.Start()
+	if far != nil {
+		far.Close()
+	}
+	switch {
+	case err != nil && became != nil:
+		became.Close()
+		return nil, err
+	case err != nil:
+		return nil, err
+	case c.Limits.Memory == 0:
+		return func() bool { return false }, nil
+	}
+	return watchData(cmd.Process.Pid, int64(c.Limits.Memory), became), nil
 }
 
 // command makes the exec.Cmd: the binary itself, or, for a memory limit,
