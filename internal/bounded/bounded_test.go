@@ -307,3 +307,33 @@ func FuzzParseSize(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCommand runs /bin/true as it is, within a time limit, and
+// through the trampoline that sets a memory limit (this test binary
+// standing for kptkit, whose start costs about as much), and a child
+// work: the costs of the bounds.
+//
+//	go test ./internal/bounded -run '^$' -bench BenchmarkCommand -benchtime 50x
+func BenchmarkCommand(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		cmd  Cmd
+	}{
+		{"plain", Cmd{Path: "/bin/true"}},
+		{"time", Cmd{Path: "/bin/true", Limits: Limits{Time: time.Minute}}},
+		{"time+memory", Cmd{Path: "/bin/true", Limits: Limits{Time: time.Minute, Memory: 2 << 30}, Self: exe}},
+		{"child", Child(exe, "echo", nil, Limits{Time: time.Minute, Memory: 2 << 30})},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.cmd.Run(nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
