@@ -69,9 +69,15 @@ func TestStarlarkInChild(t *testing.T) {
 // end is abandoned at the time limit; the render ends and says so.
 func TestInProcessTimeout(t *testing.T) {
 	t.Parallel()
-	block := make(chan struct{})
-	defer close(block)
-	stuck := &Function{Name: "stuck", Run: func([]byte) ([]byte, render.Exit) { <-block; return nil, render.Exit{} }}
+	// The stuck run ends by itself, long after it was abandoned, within
+	// the test: -race sees that its late writes touch nothing of Run's.
+	ended := make(chan struct{})
+	defer func() { <-ended }()
+	stuck := &Function{Name: "stuck", Run: func([]byte) ([]byte, render.Exit) {
+		defer close(ended)
+		time.Sleep(time.Second)
+		return []byte("late"), render.Exit{Code: 3}
+	}}
 	r := runner{stuck, &Runtime{Limits: bounded.Limits{Time: 100 * time.Millisecond, TimeFlag: "--step-timeout"}}}
 	_, _, err := r.Run(nil)
 	if err == nil || err.Error() != "timed out after 100ms (--step-timeout)" {

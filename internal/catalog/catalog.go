@@ -145,12 +145,14 @@ type runner struct {
 	rt *Runtime
 }
 
-func (r runner) Run(in []byte) (out []byte, exit render.Exit, err error) {
+func (r runner) Run(in []byte) ([]byte, render.Exit, error) {
 	if r.f.child {
 		return r.inChild(in)
 	}
-	err = bounded.Wait(r.rt.Limits, func() { out, exit = r.run(in) })
-	if err != nil {
+	// The work's own variables: an abandoned run writes them late.
+	var out []byte
+	var exit render.Exit
+	if err := bounded.Wait(r.rt.Limits, func() { out, exit = r.run(in) }); err != nil {
 		return nil, render.Exit{}, err
 	}
 	return out, exit, nil

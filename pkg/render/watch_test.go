@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"errors"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,6 +35,17 @@ func TestRenderWatch(t *testing.T) {
 	}
 	if out.Files != nil || out.Executed != 1 || len(out.Results.Items) != 2 || out.Results.Items[1].ExitCode != 1 || out.Results.ExitCode != 1 {
 		t.Errorf("files %v, %d executed, results %+v: want no files, one step passed, the second's result exit code 1", out.Files, out.Executed, out.Results)
+	}
+	// A step abandoned while it runs writes nothing Render reads (-race).
+	var wg sync.WaitGroup
+	abandon := func(step func()) error {
+		wg.Go(step)
+		return errors.New("timed out after 2m0s (--step-timeout)")
+	}
+	out = render.Render(render.Input{Files: in}, render.Options{Runtime: render.Functions{Functions: testFunctions}, Watch: abandon})
+	wg.Wait()
+	if out.Failure == nil || out.Failure.Message != "timed out after 2m0s (--step-timeout)" {
+		t.Errorf("abandoned: failure %v", out.Failure)
 	}
 	// A Watch that waits for every step changes nothing.
 	watched := render.Render(render.Input{Files: in}, render.Options{Runtime: render.Functions{Functions: testFunctions}, Watch: func(step func()) error { step(); return nil }})
