@@ -337,3 +337,13 @@ func BenchmarkCommand(b *testing.B) {
 		})
 	}
 }
+
+// TestStderrCapped: of a command's stderr, the first MaxStderr bytes are
+// kept, and the command is not held up by the rest.
+func TestStderrCapped(t *testing.T) {
+	t.Parallel()
+	res, err := Cmd{Path: "/bin/sh", Args: []string{"-c", "head -c 3000000 /dev/zero >&2; echo done"}, Limits: Limits{Time: time.Minute}}.Run(nil)
+	if err != nil || len(res.Stderr) != MaxStderr || string(res.Stdout) != "done\n" {
+		t.Errorf("stderr %d bytes, stdout %q, %v; want %d bytes and done", len(res.Stderr), res.Stdout, err, MaxStderr)
+	}
+}
