@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
@@ -40,6 +41,11 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A child kptkit started to run bounded work (hidden; before anything
+	// else: its name may be a function's).
+	if len(args) > 1 && args[1] == bounded.Arg {
+		return bounded.Main(args[2:], stdin, stdout, stderr, childWorks())
+	}
 	// Installed (or linked) under a function's name, kptkit is that function.
 	if f, ok := lookup(filepath.Base(args[0])); ok {
 		return functions.Run(f, args[1:], stdin, stdout, stderr)

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/internal/catalog"
 	"github.com/kptkit/kptkit/internal/fnexec"
 	"github.com/kptkit/kptkit/internal/pkgfs"
@@ -45,6 +46,13 @@ Each pipeline entry runs:
      or its vX.Y alias) in this process, without environment or network;
   3. other exec: entries as a process (only with --allow-exec);
   4. other images in docker or podman, when one answers (--network none).
+
+Each step is bounded: one that runs longer than --step-timeout fails (its
+process group killed: starlark, exec:, a container's engine client, and the
+container through its engine; a step of kptkit's own functions or of the
+other built-ins is abandoned, its result ignored), and a starlark or exec:
+process may map at most --step-memory for its data. Starlark runs in a child
+process of kptkit for this.
 `
 
 // renderFlags are kptkit render's flags.
@@ -55,6 +63,7 @@ type renderFlags struct {
 	prefixes   listFlag
 	execFor    *pairFlag
 	truncate   bool
+	limits     *limitFlags
 }
 
 // isolate empties the process environment for the built-ins and returns
@@ -71,8 +80,12 @@ func runRender(c *call, args []string) error {
 	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	fs.BoolVar(&f.truncate, "truncate-output", true, "show at most 4 lines of a function's results and stderr")
 	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
+	f.limits = addStepLimits(fs)
 	if err := c.parse(fs, args, 1); err != nil {
 		return err
+	}
+	if _, err := f.limits.limits(); err != nil {
+		return usageError{err}
 	}
 	pkg := "."
 	if fs.NArg() == 1 {
@@ -112,7 +125,8 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 	// parses its items): collect less often, within a bound.
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(4 << 30)
-	runtime := newRuntime(env, f.prefixes, execFor)
+	limits, _ := f.limits.limits()
+	runtime := newRuntime(env, f.prefixes, execFor, limits)
 	p := &renderLog{w: stderr, truncate: f.truncate}
 	out := render.Render(render.Input{Files: files}, render.Options{
 		Runtime:   runtime,
@@ -120,6 +134,7 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 		AllowExec: f.allowExec,
 		Path:      abs,
 		Progress:  p.event,
+		Watch:     watch(limits),
 	})
 	if err := writeResults(f.resultsDir, out.Results); err != nil {
 		return err
@@ -151,15 +166,17 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 }
 
 // newRuntime puts the runners in their order: --exec-for, kptkit's own
-// functions, the built-in catalog functions, exec, container engines.
-func newRuntime(env []string, prefixes []string, execFor map[string]string) render.Runtime {
-	ex := &fnexec.Exec{Functions: registry, Env: env}
+// functions, the built-in catalog functions, exec, container engines; each
+// run within limits.
+func newRuntime(env []string, prefixes []string, execFor map[string]string, limits bounded.Limits) render.Runtime {
+	exe := self()
+	ex := &fnexec.Exec{Functions: registry, Env: env, Limits: limits, Self: exe}
 	return render.Runtimes{
 		&fnexec.ExecFor{Exec: ex, Images: execFor},
 		render.Functions{Functions: registry, Prefixes: prefixes},
-		&catalog.Runtime{},
+		&catalog.Runtime{Limits: limits, Self: exe},
 		ex,
-		&fnexec.Container{Env: env},
+		&fnexec.Container{Env: env, Limits: limits},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/functions"
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/render"
@@ -21,10 +22,11 @@ import (
 // fleet's packages come from elsewhere). One runtime serves every variant.
 type fleetRenderer struct{ opts render.Options }
 
-func newFleetRenderer(prefixes []string, execFor map[string]string) (fleet.Renderer, error) {
+func newFleetRenderer(prefixes []string, execFor map[string]string, limits bounded.Limits) (fleet.Renderer, error) {
 	return fleetRenderer{render.Options{
-		Runtime: newRuntime(os.Environ(), prefixes, execFor),
+		Runtime: newRuntime(os.Environ(), prefixes, execFor, limits),
 		Env:     functions.Env(),
+		Watch:   watch(limits),
 	}}, nil
 }
 

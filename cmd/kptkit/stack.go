@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,9 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
+	"github.com/kptkit/kptkit/pkg/stack/pkgfile/jsonnet"
 )
 
 func init() {
@@ -48,9 +51,11 @@ JSON with --json`,
 record, which keeps the stack (eventType uninstall); --delete-files also
 deletes the files that held only tracked resources`,
 			run: stackUninstall},
-		{name: "convert", synopsis: "[-o OUT] FILE",
+		{name: "convert", synopsis: "[-o OUT] [--timeout DURATION] [--memory SIZE] FILE",
 			help: `turn a pkger package file (JSON array or object, YAML, Jsonnet) into
-package YAML, on stdout or into OUT`,
+package YAML, on stdout or into OUT. Jsonnet is evaluated in a child process
+of kptkit, its imports read below the file's folder: one that runs longer
+than --timeout or maps more than --memory for its data fails`,
 			run: stackConvert},
 		{name: "export", synopsis: "[--format yaml|json] [-o OUT] [PACKAGE]",
 			help: `write the resources the stack tracks (no Kptfiles, local-config or
@@ -108,6 +113,7 @@ func stackShow(c *call, args []string) error {
 func stackConvert(c *call, args []string) error {
 	fs := c.flags()
 	out := fs.String("o", "", "write to the file `OUT` instead of stdout")
+	lf := addEvalLimits(fs)
 	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -115,12 +121,65 @@ func stackConvert(c *call, args []string) error {
 	if fs.NArg() != 1 {
 		return usageErrorf("name the package file to convert")
 	}
+	limits, err := lf.limits()
+	if err != nil {
+		return usageError{err}
+	}
 	file := fs.Arg(0)
-	data, err := pkgfile.Convert(os.DirFS(filepath.Dir(file)), filepath.Base(file), file)
+	dir := filepath.Dir(file)
+	data, err := pkgfile.Convert(os.DirFS(dir), filepath.Base(file), file, childJsonnet{dir: dir, limits: limits})
 	if err != nil {
 		return err
 	}
 	return stackWrite(*out, data, stdout)
+}
+
+// jsonnetWork is the child's work that evaluates Jsonnet.
+const jsonnetWork = "jsonnet"
+
+// childJsonnet evaluates Jsonnet in a child process of kptkit, within
+// limits (go-jsonnet can neither be stopped nor bounded in process), its
+// imports read below dir.
+type childJsonnet struct {
+	dir    string
+	limits bounded.Limits
+}
+
+// Evaluate implements pkgfile.Evaluator.
+func (j childJsonnet) Evaluate(name string, src []byte) ([]byte, error) {
+	res, err := bounded.Child(self(), jsonnetWork, []string{j.dir, name}, j.limits).Run(src)
+	switch {
+	case err != nil:
+		return nil, err
+	case res.Code != 0:
+		return nil, errors.New(strings.TrimSpace(string(res.Stderr)))
+	}
+	return res.Stdout, nil
+}
+
+// evaluateJsonnet is the child's side of childJsonnet: the program on
+// stdin, its folder and name as arguments, its JSON on stdout; imports
+// are read through os.Root, never outside the folder.
+func evaluateJsonnet(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "want the program's folder and name")
+		return 2
+	}
+	src, err := io.ReadAll(stdin)
+	if err == nil {
+		var root *os.Root
+		if root, err = os.OpenRoot(args[0]); err == nil {
+			defer root.Close()
+			if src, err = (jsonnet.VM{FS: root.FS()}).Evaluate(args[1], src); err == nil {
+				_, err = stdout.Write(src)
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
 }
 
 func stackExport(c *call, args []string) error {

@@ -53,6 +53,11 @@ Only packages a variant owns (kptkit.dev/owner on their Kptfile) are ever
 written or removed, each one whole. The status of every variant and set is
 written to OUT/variants.status.yaml (or --status).
 
+Each step of a package's pipeline is bounded as in kptkit render: a step
+that runs longer than --step-timeout, or whose process (starlark, an
+--exec-for binary) maps more than --step-memory for its data, fails its
+variant (RenderFailed); the others are written.
+
 Exit status: 0 when every variant rendered, 1 when any failed (the others are
 written) or --check finds changes, 2 for bad usage.`
 
@@ -78,6 +83,7 @@ type variantsCmd struct {
 	render, prune, pruneAll, dryRun, check, asJSON       bool
 	repoMap, execFor                                     *pairFlag
 	prefixes                                             listFlag
+	limits                                               *limitFlags
 }
 
 func variantsFlags(call *call) *variantsCmd {
@@ -98,6 +104,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.BoolVar(&c.dryRun, "dry-run", false, "write nothing; print a unified diff of what would change")
 	c.BoolVar(&c.check, "check", false, "write nothing; exit 1 when anything would change (for CI)")
 	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
+	c.limits = addStepLimits(c.FlagSet)
 	return c
 }
 
@@ -112,7 +119,8 @@ func (c *variantsCmd) validate() error {
 	case c.jobs < 0:
 		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
 	}
-	return nil
+	_, err := c.limits.limits()
+	return err
 }
 
 func (c *variantsCmd) run(stdout, stderr io.Writer) int {
@@ -163,7 +171,8 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 		// often, within a bound that keeps a large fleet under 1 GB.
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(768 << 20)
-		if opts.Render, err = newFleetRenderer(c.prefixes, c.execFor.m); err != nil {
+		limits, _ := c.limits.limits()
+		if opts.Render, err = newFleetRenderer(c.prefixes, c.execFor.m, limits); err != nil {
 			return fail(err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/render"
 )
 
@@ -23,6 +26,10 @@ type Container struct {
 	// Env is the environment of the engine's client (and where
 	// KPT_FN_RUNTIME is read).
 	Env []string
+	// Limits bound each run in time: the container is killed, then the
+	// engine's client. (Its memory is the engine's business: an rlimit of
+	// the client would not bound the container.)
+	Limits bounded.Limits
 
 	once   sync.Once
 	bin    string
@@ -43,10 +50,29 @@ func (c *Container) Runner(fn render.Function) (render.Runner, error) {
 		return nil, fmt.Errorf("%s needs a container engine, and %v; ways out: --exec-for %s=PATH runs a binary of the function instead, or start docker or podman (KPT_FN_RUNTIME=podman)",
 			image, c.engine, render.ParseImage(image).Repository)
 	}
-	return &Process{Path: c.bin, Args: []string{
+	limits := c.Limits
+	limits.Memory = 0
+	return &containerRun{Process{Path: c.bin, Args: []string{
 		"run", "--rm", "-i", "--network", "none", "--user", "nobody",
 		"--security-opt=no-new-privileges", "--pull", "missing", image,
-	}, Env: c.Env, filter: true}, nil
+	}, Env: c.Env, Limits: limits}}, nil
+}
+
+// containerRun runs an image in a container engine, each run in a
+// container of its own name, killed by the engine when its time is up.
+type containerRun struct{ Process }
+
+// Run implements render.Runner.
+func (c *containerRun) Run(in []byte) ([]byte, render.Exit, error) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	name := "kptkit-" + hex.EncodeToString(b[:])
+	args := append([]string{c.Args[0], "--name", name}, c.Args[1:]...)
+	kill := func() {
+		// the client's death would leave the container running
+		_, _ = bounded.Cmd{Path: c.Path, Args: []string{"kill", name}, Env: c.Env, Limits: bounded.Limits{Time: 10 * time.Second}}.Run(nil)
+	}
+	return c.run(args, in, kill, true)
 }
 
 // withTag applies a Kptfile `tag:` that is a version to the image; a

@@ -7,25 +7,20 @@
 package fnexec
 
 import (
-	"bytes"
-	"context"
 	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/render"
 )
-
-// Timeout bounds one run of a function process, as kpt's.
-const Timeout = 5 * time.Minute
 
 // module is kptkit's Go module path.
 const module = "github.com/kptkit/kptkit"
@@ -42,6 +37,10 @@ type Exec struct {
 	// Dir is the folder relative exec paths are resolved against (kpt: its
 	// working folder); "" for the working folder.
 	Dir string
+	// Limits bound each run of a subprocess: its time, and its memory
+	// (set by Self, kptkit's binary, before it becomes the function).
+	Limits bounded.Limits
+	Self   string
 
 	known sync.Map // fileKey → *krmfn.Function (nil: not ours)
 }
@@ -74,7 +73,7 @@ func (e *Exec) Command(command string) (render.Runner, error) {
 	if f := e.identify(path, args); f != nil {
 		return render.InProcess{Function: *f}, nil
 	}
-	return &Process{Path: path, Args: args[1:], Env: e.Env}, nil
+	return &Process{Path: path, Args: args[1:], Env: e.Env, Limits: e.Limits, Self: e.Self}, nil
 }
 
 // lookPath finds a command as kpt (os/exec) does: a name without a slash
@@ -185,36 +184,41 @@ func pick(id *identity, args []string, fns []krmfn.Function) *krmfn.Function {
 }
 
 // Process runs a function binary as kpt does: the ResourceList on stdin,
-// the output from stdout, stderr kept, killed after Timeout.
+// the output from stdout, stderr kept; within Limits (the process group
+// killed at the time limit; the memory limit set by Self, kptkit's binary,
+// before it becomes the function).
 type Process struct {
-	Path string
-	Args []string
-	Env  []string
-	// filter drops a container engine's pull progress from stderr.
-	filter bool
+	Path   string
+	Args   []string
+	Env    []string // nil: this process's
+	Limits bounded.Limits
+	Self   string
 }
 
 // Run implements render.Runner.
 func (p *Process) Run(in []byte) ([]byte, render.Exit, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, p.Path, p.Args...)
-	cmd.Env = p.Env // nil: this process's
-	var out, stderr bytes.Buffer
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, &stderr
-	err := cmd.Run()
-	errText := stderr.String()
-	if p.filter {
-		errText = filterEngine(errText)
+	return p.run(p.Args, in, nil, false)
+}
+
+// run runs the binary with args; onTimeout runs when its time is up;
+// engine drops a container engine's pull progress from stderr. A function
+// that hit a limit is an *bounded.Exceeded error, with what it wrote on
+// stderr.
+func (p *Process) run(args []string, in []byte, onTimeout func(), engine bool) ([]byte, render.Exit, error) {
+	cmd := bounded.Cmd{Path: p.Path, Args: args, Env: p.Env, Limits: p.Limits, Self: p.Self, OnTimeout: onTimeout}
+	res, err := cmd.Run(in)
+	exit := render.Exit{Code: res.Code, Stderr: string(res.Stderr)}
+	if engine {
+		exit.Stderr = filterEngine(exit.Stderr)
 	}
-	var exitErr *exec.ExitError
+	var exceeded *bounded.Exceeded
 	switch {
-	case errors.As(err, &exitErr):
-		return out.Bytes(), render.Exit{Code: exitErr.ExitCode(), Stderr: errText}, nil
+	case errors.As(err, &exceeded):
+		return nil, render.Exit{Stderr: exit.Stderr}, err
 	case err != nil:
 		return nil, render.Exit{}, fmt.Errorf("unexpected function error: %w", err)
 	}
-	return out.Bytes(), render.Exit{Stderr: errText}, nil
+	return res.Stdout, exit, nil
 }
 
 // envValue reads a variable from an environment list.

@@ -4,11 +4,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/inject"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/pkgcontext"
@@ -16,6 +21,102 @@ import (
 )
 
 var registry = []krmfn.Function{pkgcontext.Function, inject.Function}
+
+func TestMain(m *testing.M) {
+	// This test binary is kptkit's trampoline that sets a memory limit.
+	if len(os.Args) > 1 && os.Args[1] == bounded.Arg {
+		os.Exit(bounded.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, nil))
+	}
+	os.Exit(m.Run())
+}
+
+func self(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+var limits = bounded.Limits{Time: 2 * time.Second, Memory: 256 << 20, TimeFlag: "--step-timeout", MemoryFlag: "--step-memory"}
+
+// TestExecTimeout: an exec function that never ends fails at the time
+// limit, and no process it started survives it.
+func TestExecTimeout(t *testing.T) {
+	t.Parallel()
+	pids := filepath.Join(t.TempDir(), "pids")
+	e := &Exec{Env: []string{"PATH=/usr/bin:/bin"}, Limits: limits, Self: self(t)}
+	r, err := e.Command("sh -c 'sleep 1000 & echo $$ $! > " + pids + "; sleep 1000'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Process{Args: []string{"-c", "sleep 1000 & echo $$ $! > " + pids + "; sleep 1000"}, Env: e.Env, Limits: limits, Self: e.Self}
+	if diff := cmp.Diff(want, r, cmpopts.IgnoreFields(Process{}, "Path")); diff != "" {
+		t.Errorf("runner (-want +got):\n%s", diff)
+	}
+	_, _, err = r.Run(nil)
+	if err == nil || err.Error() != "timed out after 2s (--step-timeout)" {
+		t.Errorf("got %v", err)
+	}
+	checkGone(t, pids)
+}
+
+// checkGone fails for each process named in the file that still runs.
+func checkGone(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(f)
+		for i := 0; ; i++ {
+			stat, err := os.ReadFile("/proc/" + f + "/stat")
+			if err != nil || syscall.Kill(pid, 0) != nil || strings.Contains(string(stat), ") Z ") {
+				break
+			}
+			if i == 100 {
+				t.Errorf("process %d outlived the function", pid)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// TestContainerTimeout: an image that never ends fails at the time limit;
+// the engine is told to kill its container, named at its start.
+func TestContainerTimeout(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	engine := "#!/bin/sh\necho \"$@\" >> " + log + "\ncase $1 in run) echo $$ >> " + log + "; sleep 1000;; esac\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(engine), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &Container{Env: []string{"PATH=" + dir + ":/usr/bin:/bin"}, Limits: limits}
+	r, err := c.Runner(render.Function{Image: "example.com/fn:v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = r.Run([]byte("in"))
+	if err == nil || err.Error() != "timed out after 2s (--step-timeout)" {
+		t.Errorf("got %v", err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "run --name kptkit-") || lines[3] != "kill "+strings.Fields(lines[1])[2] {
+		t.Fatalf("the engine was asked:\n%s\nwant info, run --name NAME ..., its pid, kill NAME", b)
+	}
+	if err := os.WriteFile(log+".pid", []byte(lines[2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkGone(t, log+".pid")
+}
 
 func TestSplitCommand(t *testing.T) {
 	t.Parallel()

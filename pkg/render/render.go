@@ -44,6 +44,11 @@ type Options struct {
 	// Progress, when set, hears of every package and step as it starts and
 	// ends (kpt prints these).
 	Progress func(Event)
+	// Watch, when set, runs each step of kptkit's own functions (InProcess,
+	// which nothing can stop) and returns an error when it stopped waiting
+	// for it, at the step's time limit: the step fails with that error,
+	// its work abandoned. Other runners bound their own runs.
+	Watch func(step func()) error
 }
 
 // Output is a rendered package tree.

@@ -56,7 +56,7 @@ func (r *renderer) do(dir string, f *Function, run Runner, input []*yaml.RNode, 
 		if p.Env.Now == nil && p.Env.Getenv == nil {
 			p.Env = r.opts.Env
 		}
-		output, res.Results, exit, runErr = inProcess(p, input, cfg)
+		output, res.Results, exit, runErr = r.watch(p, input, cfg)
 	} else {
 		var results *yaml.RNode
 		output, results, exit, runErr = filter(run, input, cfg)
@@ -92,6 +92,22 @@ func (r *renderer) do(dir string, f *Function, run Runner, input []*yaml.RNode, 
 	}
 	r.results.Items = append(r.results.Items, *res)
 	return output, res, runErr
+}
+
+// watch runs a kptkit function on the items through Options.Watch: a step
+// it stopped waiting for fails with its error, with no output.
+func (r *renderer) watch(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*yaml.RNode, framework.Results, Exit, error) {
+	if r.opts.Watch == nil {
+		return inProcess(p, input, cfg)
+	}
+	var output []*yaml.RNode
+	var results framework.Results
+	var exit Exit
+	var runErr error
+	if err := r.opts.Watch(func() { output, results, exit, runErr = inProcess(p, input, cfg) }); err != nil {
+		return nil, nil, Exit{}, err
+	}
+	return output, results, exit, runErr
 }
 
 // pathInvariants refuses output items whose path leaves their package, and

@@ -1,7 +1,8 @@
 // Package pkgfile reads package files in pkger's encodings into resources
 // and writes resources back as one package file: a file system and a file
 // name go in (YAML with one or more documents, JSON with an array of objects
-// or one object, or Jsonnet evaluating to either), resources come out as
+// or one object, or Jsonnet evaluating to either, through the Evaluator the
+// caller gives), resources come out as
 // kyaml nodes; EncodeYAML and EncodeJSON turn resources into package file
 // bytes in the layout kpt writes.
 package pkgfile
@@ -50,10 +51,22 @@ func EncodingOf(name string, data []byte) Encoding {
 	return YAML
 }
 
-// Decode reads the package file name of fsys (Jsonnet imports are read from
-// fsys too, relative to the importing file). Messages call the file shown
-// (the path the user gave), or name when shown is "".
-func Decode(fsys fs.FS, name, shown string) ([]*yaml.RNode, error) {
+// Evaluator evaluates Jsonnet programs: a program's file name (its imports
+// are relative to it) and text go in, the JSON it evaluates to comes out.
+// A program may run for ever or take all memory: kptkit evaluates in a
+// child process within time and memory limits (cmd/kptkit), with
+// pkgfile/jsonnet's VM.
+type Evaluator interface {
+	Evaluate(name string, src []byte) ([]byte, error)
+}
+
+// errNoJsonnet: a Jsonnet file where no evaluator was given.
+var errNoJsonnet = errors.New("Jsonnet is not evaluated here")
+
+// Decode reads the package file name of fsys; a Jsonnet file is evaluated
+// by jsonnet (nil: refused). Messages call the file shown (the path the
+// user gave), or name when shown is "".
+func Decode(fsys fs.FS, name, shown string, jsonnet Evaluator) ([]*yaml.RNode, error) {
 	if shown == "" {
 		shown = name
 	}
@@ -64,19 +77,22 @@ func Decode(fsys fs.FS, name, shown string) ([]*yaml.RNode, error) {
 		}
 		return nil, fmt.Errorf("cannot read %s: %w", shown, err)
 	}
-	return decode(fsys, name, shown, data)
+	return decode(jsonnet, name, shown, data)
 }
 
-// DecodeBytes reads a package file's content; name tells its encoding and
-// where its Jsonnet imports are.
-func DecodeBytes(fsys fs.FS, name string, data []byte) ([]*yaml.RNode, error) {
-	return decode(fsys, name, name, data)
+// DecodeBytes reads a package file's content; name tells its encoding. A
+// Jsonnet program is evaluated by jsonnet (nil: refused).
+func DecodeBytes(jsonnet Evaluator, name string, data []byte) ([]*yaml.RNode, error) {
+	return decode(jsonnet, name, name, data)
 }
 
-func decode(fsys fs.FS, name, shown string, data []byte) ([]*yaml.RNode, error) {
+func decode(jsonnet Evaluator, name, shown string, data []byte) ([]*yaml.RNode, error) {
 	enc := EncodingOf(name, data)
 	if enc == Jsonnet {
-		out, err := evaluate(fsys, name, data)
+		if jsonnet == nil {
+			return nil, fmt.Errorf("cannot evaluate %s: %w", shown, errNoJsonnet)
+		}
+		out, err := jsonnet.Evaluate(name, data)
 		if err != nil {
 			return nil, fmt.Errorf("cannot evaluate %s: %w", shown, err)
 		}
@@ -198,10 +214,11 @@ func encode(enc *yaml.Encoder, n *yaml.Node) (err error) {
 	return enc.Close()
 }
 
-// Convert reads a package file of any of pkger's encodings and returns it
-// as package YAML; messages call the file shown (name when "").
-func Convert(fsys fs.FS, name, shown string) ([]byte, error) {
-	nodes, err := Decode(fsys, name, shown)
+// Convert reads a package file of any of pkger's encodings (Jsonnet
+// evaluated by jsonnet) and returns it as package YAML; messages call the
+// file shown (name when "").
+func Convert(fsys fs.FS, name, shown string, jsonnet Evaluator) ([]byte, error) {
+	nodes, err := Decode(fsys, name, shown, jsonnet)
 	if err != nil {
 		return nil, err
 	}

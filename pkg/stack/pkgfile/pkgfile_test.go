@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
+	"github.com/kptkit/kptkit/pkg/stack/pkgfile/jsonnet"
 )
 
 const labelYAML = `apiVersion: influxdata.com/v2alpha1
@@ -61,7 +62,7 @@ func TestConvert(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			t.Parallel()
-			got, err := pkgfile.Convert(files, tc.file, "")
+			got, err := pkgfile.Convert(files, tc.file, "", jsonnet.VM{FS: files})
 			if tc.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
 					t.Fatalf("error = %v, want one starting with %q", err, tc.err)
@@ -120,7 +121,7 @@ func TestEncodeJSON(t *testing.T) {
 // JSON written by EncodeJSON reads back as the same resources.
 func TestJSONRoundTrip(t *testing.T) {
 	t.Parallel()
-	nodes, err := pkgfile.Decode(files, "array.json", "")
+	nodes, err := pkgfile.Decode(files, "array.json", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,16 +149,22 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// TestNoEvaluator: without an evaluator, a Jsonnet file is refused.
+func TestNoEvaluator(t *testing.T) {
+	t.Parallel()
+	_, err := pkgfile.Convert(files, "pkg.jsonnet", "", nil)
+	if err == nil || err.Error() != "cannot evaluate pkg.jsonnet: Jsonnet is not evaluated here" {
+		t.Errorf("got %v", err)
+	}
+}
+
+// FuzzDecode: Jsonnet programs, which may run for ever, are refused (no
+// evaluator): the rest is read or refused cleanly.
 func FuzzDecode(f *testing.F) {
 	for name, file := range files {
-		if !strings.HasSuffix(name, "sonnet") {
-			f.Add(name, file.Data)
-		}
+		f.Add(name, file.Data)
 	}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		if strings.HasSuffix(name, "sonnet") {
-			return // go-jsonnet's programs may run for ever: not fuzzed here
-		}
 		nodes, err := pkgfile.DecodeBytes(nil, name, data)
 		if err != nil {
 			return
@@ -176,7 +183,7 @@ func FuzzDecode(f *testing.F) {
 
 func ExampleConvert() {
 	fsys := fstest.MapFS{"pkg.json": {Data: []byte(`[{"kind": "Label", "metadata": {"name": "label_1"}, "spec": {"name": "yes"}}]`)}}
-	out, err := pkgfile.Convert(fsys, "pkg.json", "")
+	out, err := pkgfile.Convert(fsys, "pkg.json", "", nil)
 	if err != nil {
 		fmt.Println(err)
 	}
