@@ -199,7 +199,7 @@ func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.
 				err = g.walk(sub, dir, p, depth+1, files)
 			}
 		case filemode.Regular:
-			files[p], err = g.blob(e.Hash)
+			files[p], err = g.readBlob(e.Hash)
 		case filemode.Symlink:
 			err = fmt.Errorf("%s %w", p, kptpkg.ErrSymlink)
 		}
@@ -255,8 +255,8 @@ func join(dir, name string) string {
 	return dir + "/" + name
 }
 
-// blob returns the bytes of a blob.
-func (g *Repo) blob(h plumbing.Hash) ([]byte, error) {
+// readBlob returns the bytes of a blob.
+func (g *Repo) readBlob(h plumbing.Hash) ([]byte, error) {
 	b, err := g.r.BlobObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("blob %s: %w", h, err)

@@ -144,7 +144,7 @@ func (d *dirNode) add(parts []string, b []byte) {
 func (g *Repo) writeDir(d *dirNode) (plumbing.Hash, error) {
 	t := &object.Tree{}
 	for name, b := range d.files {
-		h, err := g.blob(b)
+		h, err := g.writeBlob(b)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -164,8 +164,8 @@ func (g *Repo) writeDir(d *dirNode) (plumbing.Hash, error) {
 	return g.store(t)
 }
 
-// blob writes a file's bytes. The caller holds g.mu.
-func (g *Repo) blob(b []byte) (plumbing.Hash, error) {
+// writeBlob writes a file's bytes. The caller holds g.mu.
+func (g *Repo) writeBlob(b []byte) (plumbing.Hash, error) {
 	eo := g.r.Storer.NewEncodedObject()
 	eo.SetType(plumbing.BlobObject)
 	eo.SetSize(int64(len(b)))
