@@ -14,7 +14,8 @@ var applyHook atomic.Pointer[func(step int, path string) error]
 var ErrStop = errors.New("stopped by the apply hook")
 
 // SetApplyHook sets the hook called before each step of every write's
-// apply, and before its commit (path ""); nil removes it. It is for tests
+// apply, and before its commit (path ""), and before WriteFile renames
+// its file in; nil removes it. It is for tests
 // of the writers, which make a step fail with it (any error: the write
 // undoes what it did), stop a write as a kill would (ErrStop), or pause a
 // process there for another to kill.

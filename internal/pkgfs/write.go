@@ -295,6 +295,10 @@ func (o *Out) WriteFile(p string, data []byte) (bool, error) {
 	s.data, s.slot = data, strings.TrimPrefix(o.scratch("file-"), kptpkg.ReservedName+"/")
 	err := t.stageFile(s)
 	if err == nil {
+		t.ops = []op{{kind: opPut, path: p}}
+		err = t.hook(0)
+	}
+	if err == nil {
 		err = o.root.Rename(t.slotPath(op{slot: s.slot}), p)
 	}
 	if err != nil {
