@@ -136,23 +136,36 @@ func TestRenderAllOrNothing(t *testing.T) {
 	}
 	big := renderPkg.Clone()
 	for i := range 5 {
-		big[fmt.Sprintf("c%d.yaml", i)] = []byte(fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\ndata:\n  v: %q\n", i, strings.Repeat("x", 150<<10)))
+		big[fmt.Sprintf("c%d.yaml", i)] = []byte(fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c%d\ndata:\n  v: %q\n", i, strings.Repeat("x", 100<<10)))
+	}
+	// fill leaves 40 KiB of the (small) disk at dir free.
+	fill := func(dir string) {
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(dir, &st); err != nil {
+			t.Fatal(err)
+		}
+		if free := int64(st.Bavail) * st.Bsize; free > 40<<10 && free < 2<<20 {
+			writeFile(t, dir, "filler", strings.Repeat("f", int(free-40<<10)))
+		}
 	}
 	for _, c := range []struct {
 		name  string
 		files kptpkg.Files
-		dir   func() string
+		disk  string // a small disk to fill; "": a folder
 		want  string
 	}{
-		{"paths clash", star, func() string { return t.TempDir() }, "failed to save resources: cannot write b.yaml/x.yaml: b.yaml is a file of the package too"},
-		{"disk full", big, func() string { return smallDisk(t) }, "failed to save resources: cannot write c1.yaml: no space left on device"},
+		{"paths clash", star, "", "failed to save resources: cannot write b.yaml/x.yaml: b.yaml is a file of the package too"},
+		{"disk full", big, smallDisk(t), "failed to save resources: cannot write c0.yaml: no space left on device"},
 	} {
-		dir := filepath.Join(c.dir(), "app")
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
+		dir := filepath.Join(t.TempDir(), "app")
+		if c.disk != "" {
+			dir = filepath.Join(c.disk, "app")
 		}
 		for p, b := range c.files {
 			writeFile(t, dir, p, string(b))
+		}
+		if c.disk != "" {
+			fill(c.disk)
 		}
 		before := snapshot(t, dir, "")
 		code, _, stderr := kptkitRun("render", dir, "--builtin-prefix", "ghcr.io/me/kptkit")
