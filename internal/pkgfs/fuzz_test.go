@@ -1,6 +1,7 @@
 package pkgfs_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,9 @@ func fuzzCase(data []byte) (disk map[string]string, old, files kptpkg.Files) {
 // FuzzWrite: a change set applied to a package folder either fails and
 // leaves the whole tree as it was, or leaves every file it wrote with its
 // content, every file it removed gone, every other file as it was —
-// nothing outside the package changed, nothing of the write's left.
+// nothing outside the package changed, nothing of the write's left. A
+// write stopped at any step as a kill stops it, then recovered by the
+// next run, leaves the tree as it was.
 func FuzzWrite(f *testing.F) {
 	f.Add([]byte{1, 0, 99, 99, 2, 1, 99, 99, 4, 1, 0, 99}) // b.yaml/a.yaml while b.yaml stays
 	f.Add([]byte{3, 1, 99, 99, 4, 1, 0, 99, 2, 0, 99, 99}) // b.yaml becomes a folder
@@ -92,6 +95,33 @@ func FuzzWrite(f *testing.F) {
 			}
 		}
 		before := state(t, dir)
+		if len(data) > 0 && data[0]%3 == 0 {
+			// Stopped at a step, as a kill stops it, then recovered by
+			// the next run: the folder is as before.
+			stop := int(data[len(data)-1]) % 16
+			pkgfs.SetApplyHook(func(step int, _ string) error {
+				if step == stop {
+					return pkgfs.ErrStop
+				}
+				return nil
+			})
+			err := pkgfs.Write(pkg, old, files)
+			pkgfs.SetApplyHook(nil)
+			if errors.Is(err, pkgfs.ErrStop) {
+				recovered, err := pkgfs.OpenOut(pkg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				recovered.Close()
+				if after := state(t, dir); !equalState(before, after) {
+					t.Fatalf("stopped before step %d and recovered, the tree changed:\nbefore %v\nafter  %v", stop, before, after)
+				}
+				return
+			}
+			if err == nil {
+				return // fewer steps: written (checked below for other inputs)
+			}
+		}
 		err := pkgfs.Write(pkg, old, files)
 		after := state(t, dir)
 		if err != nil {
