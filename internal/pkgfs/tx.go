@@ -67,6 +67,14 @@ type staged struct {
 	chmod bool // the file replaces one: it takes that one's mode exactly
 }
 
+// umask is the process's file mode creation mask (read once, at start,
+// before any goroutine of kptkit's creates a file).
+var umask = func() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}()
+
 // treeSlot is the slot of a whole new folder.
 const treeSlot = "tree"
 
@@ -242,7 +250,9 @@ func (pl *planner) files(old, files kptpkg.Files, puts, removes []string, upward
 		case k == isFile && !read:
 			return nil, fmt.Errorf("cannot write %s: a file kptkit did not read is in its place", p)
 		case k == isFile:
-			s.mode, s.chmod = mode, true
+			// Created with the mode it replaces; changed after only where
+			// the umask takes bits off.
+			s.mode, s.chmod = mode, mode&^umask != mode
 			stash = append(stash, op{kind: opStash, path: at, slot: fmt.Sprintf("o%d", len(stash))})
 		case k == isDir && !pl.empties(at, true):
 			return nil, fmt.Errorf("cannot write %s: a folder is in its place", p)

@@ -284,7 +284,8 @@ func (o *Out) WriteFile(p string, data []byte) (bool, error) {
 		if old, err := o.root.ReadFile(p); err == nil && string(old) == string(data) {
 			return false, nil
 		}
-		s.mode, s.chmod = info.Mode().Perm(), true
+		s.mode = info.Mode().Perm()
+		s.chmod = s.mode&^umask != s.mode
 	}
 	if d := path.Dir(p); d != "." {
 		if err := o.root.MkdirAll(d, 0o755); err != nil {
