@@ -81,7 +81,12 @@ func FuzzWrite(f *testing.F) {
 		}
 		for p, c := range disk {
 			if kptpkg.CheckPath("file", p) != nil || p == ".kptkit" || strings.HasPrefix(p, ".kptkit/") {
+				// Not on the disk, so not read either.
 				delete(disk, p)
+				if _, read := old[p]; read {
+					delete(old, p)
+					delete(files, p)
+				}
 				continue
 			}
 			target := filepath.Join(pkg, filepath.FromSlash(p))

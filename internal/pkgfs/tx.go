@@ -81,30 +81,14 @@ const treeSlot = "tree"
 // planWrite plans making the folder base of root (relative to it; "." for
 // the root) hold files where it held old (paths relative to base): files
 // whose bytes differ from old's are put, files of old that files lacks are
-// removed. It returns nil when there is nothing to do. A path that is not
-// a clean relative path, a reserved name among the files put, two files of
+// removed. It returns nil when there is nothing to do. A changed path that
+// is not a clean relative path, a reserved name among the files put, two files of
 // the tree the write leaves that clash (b.yaml and b.yaml/x.yaml), and
 // anything on the disk in the way that old does not name are errors.
 func planWrite(root *os.Root, base string, old, files kptpkg.Files) (*tx, error) {
-	if err := checkFiles(old, files); err != nil {
+	puts, removes, err := changes(old, files)
+	if err != nil || len(puts)+len(removes) == 0 {
 		return nil, err
-	}
-	var puts, removes []string
-	for _, p := range files.Paths() {
-		if b, ok := old[p]; !ok || string(b) != string(files[p]) {
-			if err := kptpkg.CheckReserved("file", p); err != nil {
-				return nil, err
-			}
-			puts = append(puts, p)
-		}
-	}
-	for _, p := range old.Paths() {
-		if _, ok := files[p]; !ok {
-			removes = append(removes, p)
-		}
-	}
-	if len(puts)+len(removes) == 0 {
-		return nil, nil
 	}
 	for _, p := range puts {
 		for d := parentOf(p); d != ""; d = parentOf(d) {
@@ -124,26 +108,42 @@ func planWrite(root *os.Root, base string, old, files kptpkg.Files) (*tx, error)
 	return pl.files(old, files, puts, removes, false)
 }
 
-// checkFiles checks the paths of both sets of files.
-func checkFiles(old, files kptpkg.Files) error {
-	for _, set := range []kptpkg.Files{old, files} {
-		for p := range set {
+// changes returns the files a write puts (new, or with other bytes than
+// old's) and removes (old's that files lacks), each checked: a clean
+// relative path, and no reserved name among those put. Files neither
+// changes is never looks at.
+func changes(old, files kptpkg.Files) (puts, removes []string, err error) {
+	for _, p := range files.Paths() {
+		if b, ok := old[p]; !ok || string(b) != string(files[p]) {
 			if err := kptpkg.CheckPath("file", p); err != nil {
-				return err
+				return nil, nil, err
 			}
+			if err := kptpkg.CheckReserved("file", p); err != nil {
+				return nil, nil, err
+			}
+			puts = append(puts, p)
 		}
 	}
-	return nil
+	for _, p := range old.Paths() {
+		if _, ok := files[p]; !ok {
+			if err := kptpkg.CheckPath("file", p); err != nil {
+				return nil, nil, err
+			}
+			removes = append(removes, p)
+		}
+	}
+	return puts, removes, nil
 }
 
 // planDelete plans removing the files of the folder base (relative to
 // it), then every folder that leaves empty, base and those above it
 // included (the root stays).
 func planDelete(root *os.Root, base string, files kptpkg.Files) (*tx, error) {
-	if err := checkFiles(files, nil); err != nil {
+	_, removes, err := changes(files, nil)
+	if err != nil {
 		return nil, err
 	}
-	return newPlanner(root, base).files(files, nil, nil, files.Paths(), true)
+	return newPlanner(root, base).files(files, nil, nil, removes, true)
 }
 
 // planner works out a write's steps, looking at the disk (each path once).

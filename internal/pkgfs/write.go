@@ -336,7 +336,7 @@ func writeAll(root *os.Root, dir string, files kptpkg.Files) error {
 // held old (both relative to dir), as Out.Write does, holding dir's lock
 // meanwhile (failing at once if another run holds it).
 func Write(dir string, old, files kptpkg.Files) error {
-	if err := checkFiles(old, files); err != nil {
+	if _, _, err := changes(old, files); err != nil {
 		return err
 	}
 	o, err := OpenOut(dir)
