@@ -221,6 +221,36 @@ func (pl *planner) wholeFolder(files kptpkg.Files) (*tx, error) {
 // files plans putting puts (of files) and removing removes (of old); with
 // upward, the folders the removals empty above base go too.
 func (pl *planner) files(old, files kptpkg.Files, puts, removes []string, upward bool) (*tx, error) {
+	stash, err := pl.removals(removes)
+	if err != nil {
+		return nil, err
+	}
+	var put []op
+	for _, p := range puts {
+		s, replaced, err := pl.put(p, old, files[p])
+		if err != nil {
+			return nil, err
+		}
+		if replaced {
+			stash = append(stash, op{kind: opStash, path: pl.at(p), slot: fmt.Sprintf("o%d", len(stash))})
+		}
+		pl.t.stage = append(pl.t.stage, s)
+		put = append(put, op{kind: opPut, path: pl.at(p), slot: s.slot})
+	}
+	rmdirs, err := pl.emptied(removes, upward)
+	if err != nil {
+		return nil, err
+	}
+	pl.t.ops = slices.Concat(stash, rmdirs, pl.mkdirs(), put)
+	if len(pl.t.ops) == 0 {
+		return nil, nil
+	}
+	return pl.t, nil
+}
+
+// removals are the steps moving the files to remove out of their places
+// (those already gone need none).
+func (pl *planner) removals(removes []string) ([]op, error) {
 	var stash []op
 	for _, p := range removes {
 		at := pl.at(p)
@@ -235,42 +265,36 @@ func (pl *planner) files(old, files kptpkg.Files, puts, removes []string, upward
 		pl.removed[at] = true
 		stash = append(stash, op{kind: opStash, path: at, slot: fmt.Sprintf("o%d", len(stash))})
 	}
-	var put []op
-	for _, p := range puts {
-		at := pl.at(p)
-		if err := pl.parents(at, p); err != nil {
-			return nil, err
-		}
-		k, mode, err := pl.lstat(at)
-		if err != nil {
-			return nil, err
-		}
-		s := staged{slot: fmt.Sprintf("n%d", len(put)), name: p, data: files[p], mode: 0o644}
-		switch _, read := old[p]; {
-		case k == isFile && !read:
-			return nil, fmt.Errorf("cannot write %s: a file kptkit did not read is in its place", p)
-		case k == isFile:
-			// Created with the mode it replaces; changed after only where
-			// the umask takes bits off.
-			s.mode, s.chmod = mode, mode&^umask != mode
-			stash = append(stash, op{kind: opStash, path: at, slot: fmt.Sprintf("o%d", len(stash))})
-		case k == isDir && !pl.empties(at, true):
-			return nil, fmt.Errorf("cannot write %s: a folder is in its place", p)
-		case k == isOther:
-			return nil, fmt.Errorf("cannot write %s: something other than a file is in its place", p)
-		}
-		pl.t.stage = append(pl.t.stage, s)
-		put = append(put, op{kind: opPut, path: at, slot: s.slot})
+	return stash, nil
+}
+
+// put plans one file to put: its parents checked, what is in its place
+// checked (a file old names is replaced, and its mode kept; a folder only
+// the write empties goes).
+func (pl *planner) put(p string, old kptpkg.Files, data []byte) (s staged, replaced bool, err error) {
+	at := pl.at(p)
+	if err := pl.parents(at, p); err != nil {
+		return s, false, err
 	}
-	rmdirs, err := pl.emptied(removes, upward)
+	k, mode, err := pl.lstat(at)
 	if err != nil {
-		return nil, err
+		return s, false, err
 	}
-	pl.t.ops = slices.Concat(stash, rmdirs, pl.mkdirs(), put)
-	if len(pl.t.ops) == 0 {
-		return nil, nil
+	s = staged{slot: fmt.Sprintf("n%d", len(pl.t.stage)), name: p, data: data, mode: 0o644}
+	switch _, read := old[p]; {
+	case k == isFile && !read:
+		return s, false, fmt.Errorf("cannot write %s: a file kptkit did not read is in its place", p)
+	case k == isFile:
+		// Created with the mode it replaces; changed after only where the
+		// umask takes bits off.
+		s.mode, s.chmod = mode, mode&^umask != mode
+		return s, true, nil
+	case k == isDir && !pl.empties(at, true):
+		return s, false, fmt.Errorf("cannot write %s: a folder is in its place", p)
+	case k == isOther:
+		return s, false, fmt.Errorf("cannot write %s: something other than a file is in its place", p)
 	}
-	return pl.t, nil
+	return s, false, nil
 }
 
 // parents checks the folders above at (relative to the root; name is the
