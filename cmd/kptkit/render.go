@@ -64,6 +64,7 @@ type renderFlags struct {
 	execFor    *pairFlag
 	truncate   bool
 	limits     *limitFlags
+	wait       time.Duration
 }
 
 // isolate empties the process environment for the built-ins and returns
@@ -81,6 +82,7 @@ func runRender(c *call, args []string) error {
 	fs.BoolVar(&f.truncate, "truncate-output", true, "show at most 4 lines of a function's results and stderr")
 	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
 	f.limits = addStepLimits(fs)
+	fs.DurationVar(&f.wait, "wait", 0, "wait up to `DURATION` for another run writing the package to end (default: fail at once)")
 	if err := c.parse(fs, args, 1); err != nil {
 		return err
 	}
@@ -116,7 +118,16 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 		}
 	}
 	execFor := f.execFor.m
-	files, err := pkgfs.Read(abs)
+	var inPlace *pkgfs.Out
+	if dest == "" {
+		// One run writes a package at a time: the lock is held from the
+		// read to the write.
+		if inPlace, err = pkgfs.Open(abs, pkgfs.Options{Wait: f.wait}); err != nil {
+			return lockHint(err)
+		}
+		defer inPlace.Close()
+	}
+	files, err := readPackage(inPlace, abs)
 	if err != nil {
 		return err
 	}
@@ -148,7 +159,7 @@ func renderPackage(pkg string, f renderFlags, stdout, stderr io.Writer) error {
 	}
 	switch dest {
 	case "":
-		if err := pkgfs.Write(abs, files, out.Files); err != nil {
+		if _, err := inPlace.Write(".", files, out.Files); err != nil {
 			return fmt.Errorf("failed to save resources: %w", err)
 		}
 		fmt.Fprintf(stderr, "Successfully executed %d function(s) in %d package(s).\n", out.Executed, out.Packages)
@@ -192,6 +203,21 @@ func hostEnv(env []string) krmfn.Env {
 	return krmfn.Env{Now: time.Now, Getenv: func(k string) string { return vars[k] }}
 }
 
+// readPackage reads the package tree in dir: through the folder opened to
+// write it back in place, or as it is.
+func readPackage(o *pkgfs.Out, dir string) (kptpkg.Files, error) {
+	if o == nil {
+		return pkgfs.Read(dir)
+	}
+	files, err := o.Read(".")
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", dir, err)
+	}
+	return files, nil
+}
+
+// writeResults writes results.yaml into dir (made if needed) whole: beside
+// its place first, then renamed in.
 func writeResults(dir string, rl render.ResultList) error {
 	if dir == "" {
 		return nil
@@ -203,7 +229,7 @@ func writeResults(dir string, rl render.ResultList) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot read or create results dir %q: %w", dir, err)
 	}
-	return os.WriteFile(filepath.Join(dir, "results.yaml"), b, 0o644)
+	return writeFileAtomic(filepath.Join(dir, "results.yaml"), b)
 }
 
 // writeItems writes the rendered items as kpt's -o stdout (a ResourceList

@@ -12,22 +12,40 @@ import (
 	"github.com/kptkit/kptkit/internal/bounded"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/render"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
 // fleetRenderer renders each variant's package with kptkit render's
 // runtime (kptkit's own functions and the built-in catalog functions in
-// process, images in a container engine when one answers; no exec: a
-// fleet's packages come from elsewhere). One runtime serves every variant.
+// process, images in a container engine when one answers). exec: entries
+// are not run — a fleet's packages come from elsewhere — but skipped, each
+// with a warning. One runtime serves every variant.
 type fleetRenderer struct{ opts render.Options }
 
 func newFleetRenderer(prefixes []string, execFor map[string]string, limits bounded.Limits) (fleet.Renderer, error) {
 	return fleetRenderer{render.Options{
-		Runtime: newRuntime(os.Environ(), prefixes, execFor, limits),
-		Env:     functions.Env(),
-		Watch:   watch(limits),
+		Runtime:   render.Runtimes{skipExec{}, newRuntime(os.Environ(), prefixes, execFor, limits)},
+		Env:       functions.Env(),
+		Watch:     watch(limits),
+		AllowExec: true, // every exec: entry is skipExec's
 	}}, nil
+}
+
+// skipExec takes every exec: entry of a fleet's package and runs it as a
+// step that changes nothing and warns that it was skipped.
+type skipExec struct{}
+
+func (skipExec) Runner(fn render.Function) (render.Runner, error) {
+	if fn.Exec == "" {
+		return nil, &render.Unhandled{}
+	}
+	return render.InProcess{Function: krmfn.Function{Name: "exec", Run: func(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+		rl.AddResults(result.Warningf("exec: entries are not run by variants render (its packages come from elsewhere): skipped"))
+		return nil
+	}}}, nil
 }
 
 // renderSalt is what of the runtime's set-up goes into every variant's

@@ -9,9 +9,11 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
@@ -49,9 +51,11 @@ does not describe, from --upstream: a folder of packages named by their path
 below it. PackageVariantSets need --cluster: the Repositories and objects
 they expand over.
 
-Only packages a variant owns (kptkit.dev/owner on their Kptfile) are ever
-written or removed, each one whole. The status of every variant and set is
-written to OUT/variants.status.yaml (or --status).
+Only packages a variant owns (kptkit.dev/owner on their Kptfile, at the
+path kptkit.dev/downstream names) are ever written or removed, each all or
+nothing, and in them only the files kptkit wrote. One run writes OUT at a
+time: another fails at once naming it, or waits with --wait. The status of
+every variant and set is written to OUT/variants.status.yaml (or --status).
 
 Each step of a package's pipeline is bounded as in kptkit render: a step
 that runs longer than --step-timeout, or whose process (starlark, an
@@ -80,6 +84,7 @@ type variantsCmd struct {
 	*flag.FlagSet
 	variants, cluster, upstream, out, status, onConflict string
 	jobs                                                 int
+	wait                                                 time.Duration
 	render, prune, pruneAll, dryRun, check, asJSON       bool
 	repoMap, execFor                                     *pairFlag
 	prefixes                                             listFlag
@@ -94,7 +99,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.StringVar(&c.out, "out", "", "the output folder, `OUT`: OUT/<repo>/<package>/")
 	c.StringVar(&c.status, "status", "", "the `FILE` the variants' and sets' status goes to (default OUT/variants.status.yaml)")
 	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores)")
-	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes, as kptkit render does (no exec: entries)")
+	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes, as kptkit render does (exec: entries skipped, with a warning)")
 	c.Var(c.execFor, "exec-for", "render the image `IMAGE=PATH` (with a tag, or any tag) with the binary PATH (repeatable)")
 	c.Var(&c.prefixes, "builtin-prefix", "an image `PREFIX` whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	c.BoolVar(&c.prune, "prune", true, "remove (or release, by deletionPolicy) the packages this run's sets and variants no longer want")
@@ -105,6 +110,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.BoolVar(&c.check, "check", false, "write nothing; exit 1 when anything would change (for CI)")
 	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
 	c.limits = addStepLimits(c.FlagSet)
+	c.DurationVar(&c.wait, "wait", 0, "wait up to `DURATION` for another run on --out to end (default: fail at once)")
 	return c
 }
 
@@ -118,6 +124,8 @@ func (c *variantsCmd) validate() error {
 		return fmt.Errorf("--on-conflict is %q: it takes error or upstream", c.onConflict)
 	case c.jobs < 0:
 		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
+	case c.wait < 0:
+		return fmt.Errorf("--wait is %s: it takes a duration of 0 or more", c.wait)
 	}
 	_, err := c.limits.limits()
 	return err
@@ -149,14 +157,19 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	out, err := pkgfs.OpenOut(c.out)
+	readOnly := c.dryRun || c.check
+	out, err := pkgfs.Open(c.out, pkgfs.Options{ReadOnly: readOnly, Wait: c.wait})
 	if err != nil {
-		return fail(err)
+		return fail(lockHint(err))
 	}
 	defer out.Close()
+	for _, p := range out.Pending() {
+		fmt.Fprintf(stderr, "kptkit variants render: warning: %s holds a write a stopped run left unfinished (%s): "+
+			"the next run that writes undoes it; until then this run reads the packages as they are\n", c.out, p)
+	}
 	var store fleet.Store = fleetio.Store{Out: out}
 	var dry *fleetio.DryRun
-	if c.dryRun || c.check {
+	if readOnly {
 		dry = &fleetio.DryRun{Store: fleetio.Store{Out: out}}
 		store = dry
 	}
@@ -183,16 +196,17 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	var statusErr error
 	if dry == nil {
-		if err := c.writeStatus(out, report); err != nil {
-			return fail(err)
-		}
+		statusErr = c.writeStatus(out, report)
 	}
 	summarize(stdout, stderr, c.out, report, c.asJSON)
 	if dry != nil && c.dryRun {
 		dry.Diff(stdout, c.out)
 	}
 	switch {
+	case statusErr != nil:
+		return fail(statusErr)
 	case report.Failed():
 		return 1
 	case c.check && report.Counts().Changed():
@@ -209,17 +223,53 @@ func (c *variantsCmd) writeStatus(out *pkgfs.Out, r *fleet.Report) error {
 		return err
 	}
 	if c.status == "" {
-		_, err := out.WriteFile("variants.status.yaml", b.Bytes())
-		return err
+		if _, err := out.WriteFile(statusFile, b.Bytes()); err != nil {
+			return fmt.Errorf("the status: %w", err)
+		}
+		return nil
 	}
 	if old, err := os.ReadFile(c.status); err == nil && bytes.Equal(old, b.Bytes()) {
 		return nil
 	}
-	tmp := c.status + ".kptkit-new"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	if err := writeFileAtomic(c.status, b.Bytes()); err != nil {
+		return fmt.Errorf("the status: cannot write %s: %w", c.status, err)
+	}
+	return nil
+}
+
+// statusFile is the status's place in the output, without --status.
+const statusFile = "variants.status.yaml"
+
+// writeFileAtomic replaces a file outside any folder kptkit locks: written
+// beside it under a name of its own first, then renamed in.
+func writeFileAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".kptkit-*")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.status)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
+}
+
+// lockHint adds what to do to an output another run holds.
+func lockHint(err error) error {
+	var locked *pkgfs.LockedError
+	if errors.As(err, &locked) && locked.Waited == 0 {
+		return fmt.Errorf("%w; wait for it to end, or give --wait DURATION", err)
+	}
+	return err
 }
 
 // summarize prints what the run did: a line per variant, every failure

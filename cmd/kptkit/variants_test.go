@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -530,5 +533,228 @@ func TestRenderSalt(t *testing.T) {
 		if got := renderSalt(c.on, c.prefixes, c.execFor); got != c.want {
 			t.Errorf("renderSalt(%v, %q, %v) = %q, want %q", c.on, c.prefixes, c.execFor, got, c.want)
 		}
+	}
+}
+
+// TestVariantsCopiesAreNoVariants (issue 20, case 3): a copy of an owned
+// package elsewhere in the output, edited and with notes, and a folder
+// whose Kptfile names an owner by hand, are no variant's: never deleted,
+// even with --prune-all; named as warnings; the exit status unchanged.
+func TestVariantsCopiesAreNoVariants(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("v1", "  downstream: {repo: edge01, package: app}\n")})
+	if code, _, stderr := kptkit(t, dir); code != 0 {
+		t.Fatalf("first run: %s", stderr)
+	}
+	if err := exec.Command("cp", "-r", filepath.Join(dir, "out/edge01/app"), filepath.Join(dir, "out/edge01/app-backup")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "out/edge01/app-backup/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: edited\n")
+	writeFile(t, dir, "out/edge01/app-backup/NOTES.md", "why I kept this\n")
+	writeFile(t, dir, "out/lab/forged/Kptfile", "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: forged\n  annotations:\n    kptkit.dev/owner: default/v1\n")
+	before := snapshot(t, filepath.Join(dir, "out"), "edge01/app")
+	for _, flags := range [][]string{nil, {"--prune-all"}} {
+		code, stdout, stderr := kptkit(t, dir, flags...)
+		if code != 0 || strings.Contains(stdout, "deleted edge01") || strings.Contains(stdout, "deleted lab") {
+			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", flags, code, stdout, stderr)
+		}
+		for _, w := range []string{
+			"warning: edge01/app-backup: its Kptfile names kptkit.dev/owner default/v1, which wrote it to edge01/app: a copy is no variant's, left alone",
+			"warning: lab/forged: its Kptfile names kptkit.dev/owner default/v1 but not where that variant wrote it (kptkit.dev/downstream): no variant's, left alone",
+		} {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr lacks %q:\n%s", flags, w, stderr)
+			}
+		}
+		after := snapshot(t, filepath.Join(dir, "out"), "edge01/app")
+		delete(after, "variants.status.yaml")
+		delete(before, "variants.status.yaml")
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Errorf("%v: the copies changed (-before +after):\n%s", flags, diff)
+		}
+	}
+	// The variant gone, its package goes; the copies stay.
+	writeFile(t, dir, "variants/pvs.yaml", pv("other", "  downstream: {repo: edge02, package: app}\n"))
+	if code, stdout, _ := kptkit(t, dir, "--prune-all"); code != 0 || !strings.Contains(stdout, "deleted edge01/app (default/v1 no longer wants it)") {
+		t.Errorf("prune the original: exit %d\n%s", code, stdout)
+	}
+	if diff := cmp.Diff([]string{"edge01/app-backup", "edge02/app", "lab/forged"}, packages(t, dir)); diff != "" {
+		t.Errorf("packages (-want +got):\n%s", diff)
+	}
+}
+
+// TestVariantsUpdateKeepsWhatKptkitDidNotWrite (issue 20, case 4): in an
+// owned package, an update replaces only the files kptkit writes: a git
+// repository made in it, an empty folder stay; a file it rewrites keeps
+// its mode.
+func TestVariantsUpdateKeepsWhatKptkitDidNotWrite(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("v1", "  downstream: {repo: edge01, package: app}\n"),
+		"upstream/app/deploy.sh": "echo v1\n"})
+	if code, _, stderr := kptkit(t, dir); code != 0 {
+		t.Fatalf("first run: %s", stderr)
+	}
+	pkg := filepath.Join(dir, "out/edge01/app")
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", pkg}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x")
+		b, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, b)
+		}
+		return string(b)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "as rendered")
+	if err := os.Chmod(filepath.Join(pkg, "deploy.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(pkg, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitBefore := snapshot(t, filepath.Join(pkg, ".git"), "")
+	writeFile(t, dir, "upstream/app/deploy.sh", "echo v2\n")
+	if code, stdout, stderr := kptkit(t, dir); code != 0 || !strings.Contains(stdout, "updated edge01/app") {
+		t.Fatalf("update: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if diff := cmp.Diff(gitBefore, snapshot(t, filepath.Join(pkg, ".git"), "")); diff != "" {
+		t.Errorf("the package's .git changed (-before +after):\n%s", diff)
+	}
+	if got := git("log", "--format=%s"); got != "as rendered\n" {
+		t.Errorf("git log: %q", got)
+	}
+	info, err := os.Stat(filepath.Join(pkg, "deploy.sh"))
+	if b, _ := os.ReadFile(filepath.Join(pkg, "deploy.sh")); err != nil || info.Mode().Perm() != 0o755 || string(b) != "echo v2\n" {
+		t.Errorf("deploy.sh: %v %v %q", info.Mode(), err, b)
+	}
+	if info, err := os.Stat(filepath.Join(pkg, "empty")); err != nil || !info.IsDir() {
+		t.Errorf("the empty folder went: %v", err)
+	}
+}
+
+// TestVariantsCheckAndDryRunWriteNothing (issue 20, case 8): --check and
+// --dry-run make no --out, write no status, and leave what a stopped run
+// left as it is (naming it); the next run that writes undoes it.
+func TestVariantsCheckAndDryRunWriteNothing(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n")})
+	if err := os.RemoveAll(filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"--check", "--dry-run"} {
+		if code, _, stderr := kptkit(t, dir, mode); code != map[string]int{"--check": 1, "--dry-run": 0}[mode] {
+			t.Errorf("%s: exit %d\n%s", mode, code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s made --out: %v", mode, err)
+		}
+	}
+	if code, _, stderr := kptkit(t, dir); code != 0 {
+		t.Fatalf("render: %s", stderr)
+	}
+	// A stopped update's leftovers: cm.yaml moved out, the new one staged.
+	out := filepath.Join(dir, "out")
+	rendered := snapshot(t, out, "")
+	writeFile(t, dir, "out/.kptkit/tx-1/n0", "new\n")
+	writeFile(t, dir, "out/.kptkit/tx-1/journal", "kptkit journal 1\ns o0 \"edge01/app/cm.yaml\"\np n0 \"edge01/app/cm.yaml\"\n")
+	if err := os.Rename(filepath.Join(out, "edge01/app/cm.yaml"), filepath.Join(out, ".kptkit/tx-1/o0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(out, "variants.status.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	stopped := snapshot(t, out, "")
+	for _, mode := range []string{"--check", "--dry-run"} {
+		_, _, stderr := kptkit(t, dir, mode)
+		if !strings.Contains(stderr, "holds a write a stopped run left unfinished (.kptkit/tx-1): the next run that writes undoes it") {
+			t.Errorf("%s: stderr:\n%s", mode, stderr)
+		}
+		if diff := cmp.Diff(stopped, snapshot(t, out, "")); diff != "" {
+			t.Errorf("%s changed the output (-before +after):\n%s", mode, diff)
+		}
+	}
+	if code, stdout, stderr := kptkit(t, dir); code != 0 || !strings.Contains(stdout, "nothing changed") {
+		t.Errorf("the run after: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if diff := cmp.Diff(rendered, snapshot(t, out, "")); diff != "" {
+		t.Errorf("recovered (-rendered +got):\n%s", diff)
+	}
+}
+
+// fleetExample copies examples/fleet into a new folder with its catalog
+// made, and returns a run of variants render over it.
+func fleetExample(t *testing.T) (string, func(args ...string) (int, string, string)) {
+	t.Helper()
+	dir := t.TempDir()
+	if b, err := exec.Command("cp", "-r", "../../examples/fleet/.", dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, b)
+	}
+	if b, err := exec.Command(filepath.Join(dir, "make-catalog.sh"), filepath.Join(dir, "catalog.git")).CombinedOutput(); err != nil {
+		t.Fatalf("make-catalog.sh: %v\n%s", err, b)
+	}
+	return dir, func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"kptkit", "variants", "render", "--variants", filepath.Join(dir, "variants"), "--cluster", filepath.Join(dir, "cluster"),
+			"--out", filepath.Join(dir, "deployments"), "--repo-map", "https://git.example.com/nephio/catalog.git=" + filepath.Join(dir, "catalog.git")}, args...),
+			strings.NewReader(""), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+}
+
+// TestVariantsMoveIntoAndOutOf (issue 20, case 9): in examples/fleet, the
+// set's packageExpr 'web' becomes 'web/sub' — each package moves into a
+// subfolder of its old place — and back: every package is where the set
+// now wants it, as a clean run writes it, and nothing else is left.
+func TestVariantsMoveIntoAndOutOf(t *testing.T) {
+	t.Parallel()
+	clean := map[string]map[string]string{}
+	for _, expr := range []string{"web", "web/sub"} {
+		dir, render := fleetExample(t)
+		setExpr(t, dir, expr)
+		if code, _, stderr := render(); code != 0 {
+			t.Fatalf("clean %s: %s", expr, stderr)
+		}
+		clean[expr] = snapshot(t, filepath.Join(dir, "deployments"), "")
+	}
+	dir, render := fleetExample(t)
+	if code, _, stderr := render(); code != 0 {
+		t.Fatalf("first: %s", stderr)
+	}
+	for _, expr := range []string{"web/sub", "web"} {
+		setExpr(t, dir, expr)
+		code, stdout, stderr := render()
+		if code != 0 || !strings.Contains(stdout, "4 created, 0 updated, 0 unchanged, 4 deleted, 0 released, 0 failed") {
+			t.Errorf("to %s: exit %d\n%s\n%s", expr, code, stdout, stderr)
+		}
+		if diff := cmp.Diff(clean[expr], snapshot(t, filepath.Join(dir, "deployments"), "")); diff != "" {
+			t.Errorf("moved to %s (-clean +got):\n%s", expr, diff)
+		}
+	}
+}
+
+func setExpr(t *testing.T, dir, expr string) {
+	t.Helper()
+	file := filepath.Join(dir, "variants", "app.yaml")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := regexp.MustCompile(`packageExpr: .*`).ReplaceAllString(string(b), `packageExpr: "'`+expr+`'"`)
+	if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVariantsExecStepSkipped (issue 20, case 13): an exec: step of a
+// fleet's package is not run: the variant is written, with a warning.
+func TestVariantsExecStepSkipped(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pvs.yaml": pv("a", "  downstream: {repo: edge01, package: app}\n"),
+		"upstream/app/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n  - exec: ./touch-everything\n"})
+	code, stdout, stderr := kptkit(t, dir, "--render=true")
+	if code != 0 || !strings.Contains(stdout, "default/a: created edge01/app") ||
+		!strings.Contains(stderr, "  warning: ./touch-everything: exec: entries are not run by variants render (its packages come from elsewhere): skipped\n") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

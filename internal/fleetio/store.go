@@ -17,8 +17,8 @@ import (
 	"github.com/kptkit/kptkit/pkg/textdiff"
 )
 
-// Store is an output folder as the fleet's Store: every package written
-// whole (pkgfs.Out).
+// Store is an output folder as the fleet's Store: each package written all
+// or nothing, and only the files it names (pkgfs.Out).
 type Store struct{ Out *pkgfs.Out }
 
 var _ fleet.Store = Store{}
@@ -40,9 +40,11 @@ func (s Store) Packages() ([]fleet.Stored, error) {
 	return out, nil
 }
 
-func (s Store) Read(p string) (kptpkg.Files, error)              { return s.Out.Read(p) }
-func (s Store) Write(p string, files kptpkg.Files) (bool, error) { return s.Out.Write(p, files) }
-func (s Store) Delete(p string) error                            { return s.Out.Delete(p) }
+func (s Store) Read(p string) (kptpkg.Files, error) { return s.Out.Read(p) }
+func (s Store) Write(p string, old, files kptpkg.Files) (bool, error) {
+	return s.Out.Write(p, old, files)
+}
+func (s Store) Delete(p string, files kptpkg.Files) error { return s.Out.Delete(p, files) }
 
 // DryRun is an output folder read but never written: it keeps what a run
 // would write, for a diff (--dry-run) or a verdict (--check).
@@ -52,27 +54,24 @@ type DryRun struct {
 	changes map[string]change
 }
 
+var _ fleet.Store = (*DryRun)(nil)
+
 type change struct {
 	old, new kptpkg.Files // new is nil for a deletion
 }
 
-// Write keeps the package's new files when they differ.
-func (d *DryRun) Write(p string, files kptpkg.Files) (bool, error) {
-	old, err := d.Out.Read(p)
-	if err != nil || (old != nil && old.Equal(files)) {
-		return false, err
+// Write keeps the package's new files when they differ from old.
+func (d *DryRun) Write(p string, old, files kptpkg.Files) (bool, error) {
+	if old != nil && old.Equal(files) {
+		return false, nil
 	}
 	d.record(p, change{old: old, new: files})
 	return true, nil
 }
 
-// Delete keeps that the package would go.
-func (d *DryRun) Delete(p string) error {
-	old, err := d.Out.Read(p)
-	if err != nil {
-		return err
-	}
-	d.record(p, change{old: old})
+// Delete keeps that the package's files would go.
+func (d *DryRun) Delete(p string, files kptpkg.Files) error {
+	d.record(p, change{old: files})
 	return nil
 }
 

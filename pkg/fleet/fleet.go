@@ -68,15 +68,14 @@ func Run(in Input, opts Options) (*Report, error) {
 	cl, rs := newCluster(in)
 	p := newPlan(in, cl)
 	rs = append(rs, p.results...)
-	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}}
+	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}}
+	rs = append(rs, r.survey(existing)...)
 	r.runAll()
 	report := &Report{Results: result.List(rs).Sorted()}
 	for _, j := range p.jobs {
 		report.Variants = append(report.Variants, j.v)
 	}
-	if opts.Prune || opts.PruneAll {
-		report.Removed = r.prune(existing)
-	}
+	report.Removed = r.prune()
 	report.Status = status(p)
 	return report, nil
 }
@@ -87,8 +86,13 @@ type runner struct {
 	cluster *cluster
 	plan    *plan
 
+	// places is what the run knows of the output before it writes.
+	places *places
+
 	mu        sync.Mutex
 	upstreams map[string]*upstreamEntry
+	// moved are the existing packages a new package was written around.
+	moved map[string]bool
 }
 
 // runAll renders every job on opts.Jobs goroutines; each job's outcome goes

@@ -37,7 +37,7 @@ func setsAndInjection(t *testing.T) (fleet.Input, fleet.Options, *memStore) {
 	var in fleet.Input
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
 	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
-	store := &memStore{pkgs: map[string]kptpkg.Files{}}
+	store := newMemStore()
 	opts := fleet.Options{
 		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},
 		Store:  store, Env: krmtest.Env(krmtest.Clock, nil), Prune: true, Salt: "test",
@@ -60,7 +60,7 @@ func TestSecondRunSkips(t *testing.T) {
 	}
 	run()
 	first := map[string]kptpkg.Files{}
-	for p, f := range store.pkgs {
+	for p, f := range store.packages() {
 		first[p] = f
 	}
 	want := []string{"edge01/app: unchanged (skipped)", "edge02/app: unchanged (skipped)", "core01/platform/app: unchanged (skipped)"}
@@ -68,14 +68,14 @@ func TestSecondRunSkips(t *testing.T) {
 		t.Errorf("second run (-want +got):\n%s", diff)
 	}
 	// A hand edit in one package: that package is rendered again.
-	edited := store.pkgs["edge01/app"].Clone()
+	edited := store.pkg("edge01/app").Clone()
 	edited["deployment.yaml"] = append(edited["deployment.yaml"], []byte("# edited\n")...)
-	store.pkgs["edge01/app"] = edited
+	store.set("edge01/app", edited)
 	want[0] = "edge01/app: updated"
 	if diff := cmp.Diff(want, run()); diff != "" {
 		t.Errorf("after an edit (-want +got):\n%s", diff)
 	}
-	if !store.pkgs["edge01/app"].Equal(first["edge01/app"]) {
+	if !store.pkg("edge01/app").Equal(first["edge01/app"]) {
 		t.Error("rendering again did not give the package it gave before")
 	}
 	// Another tool: every package is rendered again; only the seal in its
@@ -146,13 +146,13 @@ func TestRender(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("variants (-want +got):\n%s", diff)
 	}
-	if _, ok := store.pkgs["edge02/app"]; ok {
+	if store.pkg("edge02/app") != nil {
 		t.Error("a failed render wrote its package")
 	}
-	if got := string(store.pkgs["edge01/app"]["rendered.txt"]); !strings.Contains(got, "edge01-app") {
+	if got := string(store.pkg("edge01/app")["rendered.txt"]); !strings.Contains(got, "edge01-app") {
 		t.Errorf("edge01's render did not see the variant's Kptfile: %q", got)
 	}
-	if got, want := string(store.pkgs["edge01/app"]["rendered.txt"]), "by default/app-edge01-app\n"; got != want {
+	if got, want := string(store.pkg("edge01/app")["rendered.txt"]), "by default/app-edge01-app\n"; got != want {
 		t.Errorf("edge01's rendered.txt = %q, want %q", got, want)
 	}
 	status := ""

@@ -22,18 +22,60 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
-// memStore is a Store in memory.
+// memStore is a Store in memory: the output's files by path, as a disk
+// holds them (a package's folder may hold other packages).
 type memStore struct {
-	mu   sync.Mutex
-	pkgs map[string]kptpkg.Files
+	mu    sync.Mutex
+	files kptpkg.Files
+}
+
+func newMemStore() *memStore { return &memStore{files: kptpkg.Files{}} }
+
+// packages returns the packages of the output (as Packages lists them)
+// with their files.
+func (s *memStore) packages() map[string]kptpkg.Files {
+	stored, _ := s.Packages()
+	out := map[string]kptpkg.Files{}
+	for _, st := range stored {
+		out[st.Path] = s.pkg(st.Path)
+	}
+	return out
+}
+
+// pkg returns the files below p.
+func (s *memStore) pkg(p string) kptpkg.Files {
+	files, _ := s.Read(p)
+	return files
+}
+
+// set replaces the files below p.
+func (s *memStore) set(p string, files kptpkg.Files) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for f := range s.files {
+		if strings.HasPrefix(f, p+"/") {
+			delete(s.files, f)
+		}
+	}
+	for f, b := range files {
+		s.files[p+"/"+f] = b
+	}
 }
 
 func (s *memStore) Packages() ([]fleet.Stored, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	pkgs := kptpkg.Files{}
+	for f, b := range s.files {
+		if filepath.Base(f) == kptfile.FileName {
+			pkgs[filepath.Dir(f)] = b
+		}
+	}
 	var out []fleet.Stored
-	for _, p := range slices.Sorted(maps.Keys(s.pkgs)) {
-		out = append(out, fleet.Stored{Path: p, Kptfile: s.pkgs[p][kptfile.FileName]})
+	for _, p := range slices.SortedFunc(maps.Keys(pkgs), kptpkg.ComparePaths) {
+		if len(out) == 0 || !strings.HasPrefix(p, out[len(out)-1].Path+"/") {
+			out = append(out, fleet.Stored{Path: p, Kptfile: pkgs[p]})
+		}
 	}
 	return out, nil
 }
@@ -41,23 +83,52 @@ func (s *memStore) Packages() ([]fleet.Stored, error) {
 func (s *memStore) Read(p string) (kptpkg.Files, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.pkgs[p], nil
-}
-
-func (s *memStore) Write(p string, files kptpkg.Files) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.pkgs[p]; ok && old.Equal(files) {
-		return false, nil
+	var out kptpkg.Files
+	for f, b := range s.files {
+		if rel, ok := strings.CutPrefix(f, p+"/"); ok {
+			if out == nil {
+				out = kptpkg.Files{}
+			}
+			out[rel] = b
+		}
 	}
-	s.pkgs[p] = files
-	return true, nil
+	return out, nil
 }
 
-func (s *memStore) Delete(p string) error {
+func (s *memStore) Write(p string, old, files kptpkg.Files) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.pkgs, p)
+	wrote := false
+	for f, b := range files {
+		was, read := old[f]
+		if read && string(was) == string(b) {
+			continue
+		}
+		if _, there := s.files[p+"/"+f]; there && !read {
+			return false, fmt.Errorf("cannot write %s: a file kptkit did not read is in its place", f)
+		}
+	}
+	for f, b := range files {
+		if was, read := old[f]; !read || string(was) != string(b) {
+			s.files[p+"/"+f] = b
+			wrote = true
+		}
+	}
+	for f := range old {
+		if _, ok := files[f]; !ok {
+			delete(s.files, p+"/"+f)
+			wrote = true
+		}
+	}
+	return wrote, nil
+}
+
+func (s *memStore) Delete(p string, files kptpkg.Files) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for f := range files {
+		delete(s.files, p+"/"+f)
+	}
 	return nil
 }
 
@@ -118,12 +189,9 @@ func golden(t *testing.T, dir string) {
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
 	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
 	flags, _ := os.ReadFile(filepath.Join(dir, "flags"))
-	store := &memStore{pkgs: map[string]kptpkg.Files{}}
-	before := readTree(t, filepath.Join(dir, "before"))
-	for _, p := range before.Packages() {
-		if !strings.Contains(p, "/") || before.PackageOf(filepath.Dir(p)) == "" {
-			store.pkgs[p] = before.Sub(p)
-		}
+	store := newMemStore()
+	for f, b := range readTree(t, filepath.Join(dir, "before")) {
+		store.files[f] = b
 	}
 	opts := fleet.Options{
 		Source:       &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream")), FolderName: "upstream"},
@@ -144,10 +212,8 @@ func golden(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	got := map[string]string{"status.yaml": status.String(), "report.txt": describe(report)}
-	for p, files := range store.pkgs {
-		for f, b := range files {
-			got["after/"+p+"/"+f] = string(b)
-		}
+	for f, b := range store.files {
+		got["after/"+f] = string(b)
 	}
 	want := map[string]string{}
 	for _, f := range []string{"status.yaml", "report.txt"} {

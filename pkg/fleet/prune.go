@@ -1,63 +1,62 @@
 package fleet
 
 import (
+	"maps"
+	"slices"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // prune removes, or releases, the packages the run's variants no longer
-// want, deciding from the output as it was before the run. Only packages a
-// variant owns are touched, and only within the run's scope: a variant of
-// the run whose downstream moved drops its old package; a set of the run
-// (expanded without a failing target) drops its children it no longer
+// want (survey decided which, from the output as it was before the run).
+// Only packages a variant owns, where it wrote them, are touched, and only
+// within the run's scope: a variant of the run whose downstream moved drops
+// its old package (unless it failed: its old package stays); a set of the
+// run (expanded without a failing target) drops its children it no longer
 // wants; with PruneAll, a package whose variant is absent is dropped too.
 // Each goes by its deletion policy: delete, or orphan (released: it stays,
-// without an owner).
-func (r *runner) prune(existing []Stored) []Removal {
-	wanted := map[string]bool{}
-	for _, j := range r.plan.jobs {
-		if j.path != "" {
-			wanted[j.path] = true
-		}
-	}
-	sets := map[string]*setPlan{}
-	for _, s := range r.plan.sets {
-		sets[s.key()] = s
-	}
+// without an owner). A package a variant's new package was written around
+// went with that write.
+func (r *runner) prune() []Removal {
 	var out []Removal
-	for _, st := range existing {
-		own, err := ownershipOf(st.Kptfile)
-		if err != nil || own.owner == "" || wanted[st.Path] {
+	for _, p := range slices.Sorted(maps.Keys(r.places.drops)) {
+		d := r.places.drops[p]
+		if j := d.job; j != nil && (j.v.stalled || j.v.Outcome == Failed) {
 			continue
 		}
-		policy := own.policy
-		switch j, s := r.plan.owners[own.owner], sets[own.set]; {
-		case j != nil:
-			if j.v.stalled {
-				continue // an invalid variant keeps what it has
-			}
-			policy = j.pv.Spec.DeletionPolicy
-		case s != nil:
-			if len(s.stalled) > 0 || len(s.targetErrs) > 0 {
-				continue // a target that failed for now may want it back
-			}
-		case !r.opts.PruneAll:
+		if r.moved[p] {
+			out = append(out, Removal{Path: p, Owner: d.own.owner})
 			continue
 		}
-		out = append(out, r.drop(st.Path, own.owner, policy))
+		out = append(out, r.drop(d))
 	}
 	return out
 }
 
-// drop deletes a package, or releases it when its policy is orphan.
-func (r *runner) drop(path, owner, policy string) Removal {
-	rm := Removal{Path: path, Owner: owner, Released: policy == porch.DeletionPolicyOrphan}
-	var err error
-	if rm.Released {
-		err = r.release(path)
-	} else {
-		err = r.opts.Store.Delete(path)
+// movedBy records the packages a variant's new package was written around:
+// its write removed them.
+func (r *runner) movedBy(paths []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range paths {
+		r.moved[p] = true
+	}
+}
+
+// drop deletes a package's files, or releases it when its policy is
+// orphan.
+func (r *runner) drop(d *drop) Removal {
+	rm := Removal{Path: d.st.Path, Owner: d.own.owner, Released: d.released()}
+	read, err := r.opts.Store.Read(d.st.Path)
+	if err == nil {
+		files := r.packageFiles(d.st.Path, read, nil)
+		if rm.Released {
+			err = r.release(d.st.Path, files)
+		} else if files != nil {
+			err = r.opts.Store.Delete(d.st.Path, files)
+		}
 	}
 	if err != nil {
 		rm.Error = err.Error()
@@ -66,12 +65,11 @@ func (r *runner) drop(path, owner, policy string) Removal {
 }
 
 // release takes the owner's annotations off a package.
-func (r *runner) release(path string) error {
-	files, err := r.opts.Store.Read(path)
-	if err != nil || files == nil {
-		return err
+func (r *runner) release(path string, old kptpkg.Files) error {
+	if old == nil {
+		return nil
 	}
-	files, err = editKptfile(files, func(kf *yaml.RNode) error {
+	files, err := editKptfile(old, func(kf *yaml.RNode) error {
 		for _, a := range ownershipAnnotations {
 			if err := annotate(kf, a, ""); err != nil {
 				return err
@@ -82,6 +80,6 @@ func (r *runner) release(path string) error {
 	if err != nil {
 		return err
 	}
-	_, err = r.opts.Store.Write(path, files)
+	_, err = r.opts.Store.Write(path, old, files)
 	return err
 }

@@ -13,19 +13,27 @@ import (
 
 // Store is where downstream packages live: <repo>/<package> folders of the
 // output. Its methods are called from several goroutines at once, never
-// twice at once for one package.
+// twice at once for one package. A package's folder may hold more than the
+// package: what the Store did not read (a .git folder, say), and other
+// packages (a copy, another variant's); Write and Delete touch only the
+// files they are given.
 type Store interface {
 	// Packages lists the packages there are (folders holding a Kptfile with
 	// none above them) with their root Kptfile.
 	Packages() ([]Stored, error)
-	// Read returns a package's files, or nil when there is none.
+	// Read returns the files below a package's folder (subpackages and
+	// packages inside it included), or nil when there is no such folder.
 	Read(path string) (kptpkg.Files, error)
-	// Write replaces the package at path with files, all or nothing; it
-	// writes nothing when they are the files there are, and reports whether
-	// it wrote.
-	Write(path string, files kptpkg.Files) (bool, error)
-	// Delete removes the package at path.
-	Delete(path string) error
+	// Write makes the folder at path hold files where it held old (files
+	// of what Read gave; nil for none), all or nothing: only files whose
+	// bytes differ from old's are written, only files of old that files
+	// lacks are removed (with the folders that leaves empty); anything
+	// else there stays, and a file there that old lacks is not replaced
+	// (an error). It reports whether it changed anything.
+	Write(path string, old, files kptpkg.Files) (bool, error)
+	// Delete removes the given files of the package at path, then the
+	// folders that leaves empty, all or nothing; anything else stays.
+	Delete(path string, files kptpkg.Files) error
 }
 
 // Stored is a package found in the Store.
@@ -38,6 +46,9 @@ type Stored struct {
 // rendered from.
 type ownership struct {
 	owner, set, policy, rendered, inputs string
+	// downstream is where the owner wrote it ("" from kptkit before it
+	// recorded that).
+	downstream string
 }
 
 func ownershipOf(kf []byte) (ownership, error) {
@@ -52,6 +63,8 @@ func ownershipOf(kf []byte) (ownership, error) {
 		policy:   a[v1alpha1.AnnotationDeletionPolicy],
 		rendered: a[v1alpha1.AnnotationRendered],
 		inputs:   a[v1alpha1.AnnotationInputs],
+
+		downstream: a[v1alpha1.AnnotationDownstream],
 	}, nil
 }
 
@@ -68,7 +81,7 @@ func rootKptfile(kf []byte) (*yaml.RNode, error) {
 }
 
 // ownershipAnnotations are the annotations that make a package a variant's.
-var ownershipAnnotations = []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationVariantSet,
+var ownershipAnnotations = []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationDownstream, v1alpha1.AnnotationVariantSet,
 	v1alpha1.AnnotationDeletionPolicy, v1alpha1.AnnotationRendered, v1alpha1.AnnotationInputs}
 
 // editKptfile returns files with the root Kptfile changed by edit and

@@ -83,12 +83,12 @@ func runFleet(t *testing.T, in fleet.Input, store *memStore, takeUpstream bool) 
 // edit changes a file of the downstream package as a person would.
 func edit(t *testing.T, store *memStore, file, old, new string) {
 	t.Helper()
-	files := store.pkgs["edge01/app"].Clone()
+	files := store.pkg("edge01/app").Clone()
 	if !strings.Contains(string(files[file]), old) {
 		t.Fatalf("%s lacks %q:\n%s", file, old, files[file])
 	}
 	files[file] = []byte(strings.Replace(string(files[file]), old, new, 1))
-	store.pkgs["edge01/app"] = files
+	store.set("edge01/app", files)
 }
 
 // TestUpdateKeepsEdits: moving a variant from v1 to v2 merges the new
@@ -98,18 +98,18 @@ func edit(t *testing.T, store *memStore, file, old, new string) {
 func TestUpdateKeepsEdits(t *testing.T) {
 	t.Parallel()
 	repo := catalog(t)
-	store := &memStore{pkgs: map[string]kptpkg.Files{}}
+	store := newMemStore()
 	if v := runFleet(t, gitFleet(t, repo, "1"), store, false); v.Outcome != fleet.Created {
 		t.Fatalf("v1: %s", v)
 	}
-	v1 := store.pkgs["edge01/app"].Clone()
+	v1 := store.pkg("edge01/app").Clone()
 	edit(t, store, "settings.yaml", "level: info", "level: debug")                       // a field upstream leaves alone
 	edit(t, store, "deploy.yaml", "  name: app\n", "  name: app\n  labels: {team: a}\n") // a label added
 	v := runFleet(t, gitFleet(t, repo, "2"), store, false)
 	if v.Outcome != fleet.Updated {
 		t.Fatalf("v2: %s %v", v, v.Results)
 	}
-	got := store.pkgs["edge01/app"]
+	got := store.pkg("edge01/app")
 	for file, want := range map[string][]string{
 		"settings.yaml":        {"level: debug"},
 		"deploy.yaml":          {"team: a", "replicas: 3 # tuned per cluster"},
@@ -132,7 +132,7 @@ func TestUpdateKeepsEdits(t *testing.T) {
 	if v := runFleet(t, gitFleet(t, repo, "1"), store, false); v.Outcome != fleet.Updated {
 		t.Fatalf("back to v1: %s %v", v, v.Results)
 	}
-	back := store.pkgs["edge01/app"]
+	back := store.pkg("edge01/app")
 	if !strings.Contains(string(back["settings.yaml"]), "level: debug") || !strings.Contains(string(back["deploy.yaml"]), "team: a") {
 		t.Errorf("edits lost going back to v1:\n%s\n%s", back["settings.yaml"], back["deploy.yaml"])
 	}
@@ -150,21 +150,21 @@ func TestUpdateKeepsEdits(t *testing.T) {
 func TestUpdateConflict(t *testing.T) {
 	t.Parallel()
 	repo := catalog(t)
-	store := &memStore{pkgs: map[string]kptpkg.Files{}}
+	store := newMemStore()
 	runFleet(t, gitFleet(t, repo, "1"), store, false)
 	edit(t, store, "deploy.yaml", "replicas: 2", "replicas: 5")
-	before := store.pkgs["edge01/app"].Clone()
+	before := store.pkg("edge01/app").Clone()
 	v := runFleet(t, gitFleet(t, repo, "2"), store, false)
 	if v.Outcome != fleet.Failed || v.Reason != fleet.ReasonConflict ||
 		!strings.Contains(v.Message, "Deployment/app in deploy.yaml: spec.replicas was changed both here (5) and upstream (3), from 2") {
 		t.Fatalf("conflict: %s (%s)", v, v.Reason)
 	}
-	if !store.pkgs["edge01/app"].Equal(before) {
+	if !store.pkg("edge01/app").Equal(before) {
 		t.Error("a conflicting update changed the package")
 	}
 	v = runFleet(t, gitFleet(t, repo, "2"), store, true)
-	if v.Outcome != fleet.Updated || !strings.Contains(string(store.pkgs["edge01/app"]["deploy.yaml"]), "replicas: 3") {
-		t.Errorf("upstream wins: %s\n%s", v, store.pkgs["edge01/app"]["deploy.yaml"])
+	if v.Outcome != fleet.Updated || !strings.Contains(string(store.pkg("edge01/app")["deploy.yaml"]), "replicas: 3") {
+		t.Errorf("upstream wins: %s\n%s", v, store.pkg("edge01/app")["deploy.yaml"])
 	}
 }
 
@@ -175,14 +175,14 @@ func TestUpdateConflict(t *testing.T) {
 func TestUpdateUnedited(t *testing.T) {
 	t.Parallel()
 	repo := catalog(t)
-	updated := &memStore{pkgs: map[string]kptpkg.Files{}}
+	updated := newMemStore()
 	runFleet(t, gitFleet(t, repo, "1"), updated, false)
 	if v := runFleet(t, gitFleet(t, repo, "2"), updated, false); v.Outcome != fleet.Updated {
 		t.Fatalf("v2: %s %v", v, v.Results)
 	}
-	fresh := &memStore{pkgs: map[string]kptpkg.Files{}}
+	fresh := newMemStore()
 	runFleet(t, gitFleet(t, repo, "2"), fresh, false)
-	if diff := cmp.Diff(strs(fresh.pkgs["edge01/app"]), strs(updated.pkgs["edge01/app"])); diff != "" {
+	if diff := cmp.Diff(strs(fresh.pkg("edge01/app")), strs(updated.pkg("edge01/app"))); diff != "" {
 		t.Errorf("v1 updated to v2 differs from v2 made afresh (-fresh +updated):\n%s", diff)
 	}
 	// An edit merged into v2 makes it no longer pristine: back to v1 and
@@ -193,7 +193,7 @@ func TestUpdateUnedited(t *testing.T) {
 			t.Fatalf("edited, to v%s: %s %v", rev, v, v.Results)
 		}
 	}
-	if got := string(updated.pkgs["edge01/app"]["settings.yaml"]); !strings.Contains(got, "level: debug") {
+	if got := string(updated.pkg("edge01/app")["settings.yaml"]); !strings.Contains(got, "level: debug") {
 		t.Errorf("the edit was lost on the second update:\n%s", got)
 	}
 }

@@ -72,13 +72,15 @@ func validate(pv *porch.PackageVariant) []string {
 func beyondPorch(pv *porch.PackageVariant) []string {
 	var errs []string
 	if d := pv.Spec.Downstream; d != nil {
-		if d.Repo != "" {
-			if err := kptpkg.CheckPath("spec.downstream.repo", d.Repo); err != nil {
-				errs = append(errs, err.Error())
+		for _, f := range []struct{ field, value string }{{"spec.downstream.repo", d.Repo}, {"spec.downstream.package", d.Package}} {
+			if f.value == "" {
+				continue
 			}
-		}
-		if d.Package != "" {
-			if err := kptpkg.CheckPath("spec.downstream.package", d.Package); err != nil {
+			err := kptpkg.CheckPath(f.field, f.value)
+			if err == nil {
+				err = kptpkg.CheckReserved(f.field, f.value)
+			}
+			if err != nil {
 				errs = append(errs, err.Error())
 			}
 		}

@@ -48,10 +48,21 @@ func (r *runner) process(j *job) {
 		return
 	}
 	v.Upstream, v.Commit = j.want.String(), up.up.Origin.Commit
-	existing, err := r.opts.Store.Read(j.path)
+	read, err := r.opts.Store.Read(j.path)
 	if err != nil {
 		v.fail(ReasonError, "cannot read the downstream package %s: %v", j.path, err)
 		return
+	}
+	existing := r.packageFiles(j.path, read, nil)
+	old, moved := existing, []string(nil)
+	if _, ok := existing[kptfile.FileName]; !ok {
+		// No package there (a folder without a Kptfile is none): a new one,
+		// perhaps moved into or around the variant's old one.
+		existing = nil
+		if old, moved, err = r.place(j, read); err != nil {
+			v.fail(ReasonError, "%v", err)
+			return
+		}
 	}
 	own := ownership{}
 	if existing != nil {
@@ -61,7 +72,7 @@ func (r *runner) process(j *job) {
 		}
 	}
 	inputs := r.inputs(j, up.up)
-	if own.owner == j.key() && own.inputs == "sha256:"+inputs && (sealed(own, existing) || own.rendered == seal(existing, false)) {
+	if own.owner == j.key() && own.downstream == j.path && own.inputs == "sha256:"+inputs && (sealed(own, existing) || own.rendered == seal(existing, false)) {
 		v.Outcome, v.Skipped = Unchanged, true
 		return
 	}
@@ -87,12 +98,13 @@ func (r *runner) process(j *job) {
 		v.fail(ReasonError, "%v", err)
 		return
 	}
-	wrote, err := r.opts.Store.Write(j.path, files)
+	wrote, err := r.opts.Store.Write(j.path, old, files)
 	switch {
 	case err != nil:
 		v.fail(ReasonError, "cannot write the downstream package %s: %v", j.path, err)
 	case existing == nil:
 		v.Outcome = Created
+		r.movedBy(moved)
 	case wrote:
 		v.Outcome = Updated
 	default:
@@ -124,7 +136,7 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own owne
 	if existing == nil {
 		return r.fresh(j, up)
 	}
-	adopted := own.owner != j.key()
+	adopted := own.owner != j.key() || (own.downstream != "" && own.downstream != j.path)
 	if adopted {
 		if err := r.mayAdopt(j, own); err != nil {
 			return nil, err
@@ -241,12 +253,16 @@ func (r *runner) updated(j *job, up *upstreamEntry) (*base, error) {
 
 // mayAdopt says whether a variant may take over a package it does not own.
 func (r *runner) mayAdopt(j *job, own ownership) error {
-	if other := r.plan.owners[own.owner]; own.owner != "" && other != nil {
+	copied := own.downstream != "" && own.downstream != j.path
+	if other := r.plan.owners[own.owner]; own.owner != "" && other != nil && !copied {
 		return fmt.Errorf("the downstream package %s belongs to PackageVariant %s", j.path, own.owner)
 	}
 	if j.pv.Spec.AdoptionPolicy != porch.AdoptionPolicyAdoptExisting {
 		who := "no PackageVariant owns it"
-		if own.owner != "" {
+		switch {
+		case copied:
+			who = "no PackageVariant owns it (a copy: PackageVariant " + own.owner + " wrote it to " + own.downstream + ")"
+		case own.owner != "":
 			who = "it belongs to PackageVariant " + own.owner + ", which this run does not have"
 		}
 		return fmt.Errorf("the downstream package %s exists and %s: set spec.adoptionPolicy to %s to adopt it", j.path, who, porch.AdoptionPolicyAdoptExisting)
@@ -399,7 +415,7 @@ func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
 		policy = porch.DeletionPolicyOrphan
 	}
 	for _, a := range [][2]string{
-		{v1alpha1.AnnotationOwner, j.key()}, {v1alpha1.AnnotationVariantSet, set},
+		{v1alpha1.AnnotationOwner, j.key()}, {v1alpha1.AnnotationDownstream, j.path}, {v1alpha1.AnnotationVariantSet, set},
 		{v1alpha1.AnnotationDeletionPolicy, policy}, {v1alpha1.AnnotationRendered, ""}, {v1alpha1.AnnotationInputs, ""},
 	} {
 		if err := annotate(n, a[0], a[1]); err != nil {

@@ -39,6 +39,10 @@ const (
 	// (the tool, the upstream revision, the variant, the cluster objects it
 	// injects): a run with the same inputs over unedited files skips it.
 	AnnotationInputs = "kptkit.dev/inputs"
+	// AnnotationDownstream is where the variant wrote the package in the
+	// output (<repo>/<package>): the package is the owner's only there, and
+	// a copy elsewhere is no variant's to update, prune or release.
+	AnnotationDownstream = "kptkit.dev/downstream"
 )
 
 // Kinds of kptkit's functionConfigs.

@@ -1,0 +1,152 @@
+package pkgfs_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kptkit/kptkit/internal/pkgfs"
+)
+
+// TestMain doubles as a process that holds a folder's lock: with
+// PKGFS_TEST_HOLD=DIR it opens DIR to write (PKGFS_TEST_SHARED: to read),
+// says "locked" and holds it until its stdin closes.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("PKGFS_TEST_HOLD"); dir != "" {
+		out, err := pkgfs.Open(dir, pkgfs.Options{ReadOnly: os.Getenv("PKGFS_TEST_SHARED") != ""})
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("locked")
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		out.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// holder is another process holding dir's lock.
+type holder struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+}
+
+func hold(t *testing.T, dir string, shared bool) *holder {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "PKGFS_TEST_HOLD="+dir)
+	if shared {
+		cmd.Env = append(cmd.Env, "PKGFS_TEST_SHARED=1")
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "locked\n" {
+		t.Fatalf("the holder says %q", line)
+	}
+	h := &holder{cmd: cmd, stdin: stdin}
+	t.Cleanup(func() { h.release() })
+	return h
+}
+
+func (h *holder) release() {
+	h.stdin.Close()
+	_ = h.cmd.Wait()
+}
+
+// TestLockTwoProcesses (issue 20, case 1): while one process writes a
+// folder, another fails at once naming it (pid, host, start), or waits
+// for it with Wait; a run that only reads shares the lock with readers and
+// not with a writer. A killed holder leaves nothing to take over.
+func TestLockTwoProcesses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h := hold(t, dir, false)
+	host, _ := os.Hostname()
+	want := fmt.Sprintf("%s is in use: kptkit pid %d on %s since ", dir, h.cmd.Process.Pid, host)
+	for _, opts := range []pkgfs.Options{{}, {ReadOnly: true}} {
+		_, err := pkgfs.Open(dir, opts)
+		var locked *pkgfs.LockedError
+		if !errors.As(err, &locked) || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "(pkgfs.test) holds its lock") {
+			t.Errorf("%+v: error %v, want %q…", opts, err, want)
+		}
+	}
+	opened := make(chan error)
+	go func() {
+		out, err := pkgfs.Open(dir, pkgfs.Options{Wait: time.Minute})
+		if err == nil {
+			out.Close()
+		}
+		opened <- err
+	}()
+	h.release()
+	if err := <-opened; err != nil {
+		t.Errorf("waiting: %v", err)
+	}
+	// Readers share the lock; a writer waits for them.
+	r := hold(t, dir, true)
+	if out, err := pkgfs.Open(dir, pkgfs.Options{ReadOnly: true}); err != nil {
+		t.Errorf("a second reader: %v", err)
+	} else {
+		out.Close()
+	}
+	_, err := pkgfs.OpenOut(dir)
+	if err == nil || err.Error() != dir+" is in use: another process holds its lock (one that only reads it, such as a --check or --dry-run run, names no holder)" {
+		t.Errorf("a writer while a reader reads: %v", err)
+	}
+	r.release()
+	// A killed writer's lock is gone with it.
+	k := hold(t, dir, false)
+	if err := k.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = k.cmd.Wait()
+	out, err := pkgfs.OpenOut(dir)
+	if err != nil {
+		t.Fatalf("after the holder was killed: %v", err)
+	}
+	out.Close()
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+}
+
+// TestLockInProcess: two opens in one process exclude each other as two
+// processes do; waiting ends when the other closes.
+func TestLockInProcess(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	first := open(t, dir)
+	if _, err := pkgfs.OpenOut(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("kptkit pid %d on ", os.Getpid())) {
+		t.Errorf("second open: %v", err)
+	}
+	_, err := pkgfs.Open(dir, pkgfs.Options{Wait: 60 * time.Millisecond})
+	if err == nil || !strings.HasSuffix(err.Error(), "holds its lock, still after waiting 60ms") {
+		t.Errorf("waiting in vain: %v", err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		first.Close()
+	}()
+	second, err := pkgfs.Open(dir, pkgfs.Options{Wait: time.Minute})
+	if err != nil {
+		t.Fatalf("waiting: %v", err)
+	}
+	second.Close()
+}
