@@ -116,9 +116,14 @@ revision: {a: b}`,
 		},
 	}, {
 		name:     "duplicate keys",
-		in:       "name: x\nname: y\ndata: {a: b, a: c}",
-		want:     sample{Meta: meta{Name: "x"}, Data: map[string]string{"a": "b"}},
-		wantErrs: []decode.Error{{Path: "name", Msg: `duplicate field "name"`}, {Path: "data.a", Msg: `duplicate key "a"`}},
+		in:   "name: x\nname: y\ndata: {a: b, a: c}\nraw: {k: 1, k: 2}\nfree: [{z: 1}, {y: 2,\n  y: 3}]",
+		want: sample{Meta: meta{Name: "x"}, Data: map[string]string{"a": "b"}},
+		wantErrs: []decode.Error{
+			{Path: "name", Msg: `line 2: mapping key "name" already defined at line 1`},
+			{Path: "data.a", Msg: `line 3: mapping key "a" already defined at line 3`},
+			{Path: "raw.k", Msg: `line 4: mapping key "k" already defined at line 4`},
+			{Path: "free[1].y", Msg: `line 6: mapping key "y" already defined at line 5`},
+		},
 	}, {
 		name:     "aliases are followed",
 		in:       "keys: &k [a]\nitems: [{name: *k}]\ndata: {x: &v s, y: *v}",

@@ -2,6 +2,7 @@ package resourcelist
 
 import (
 	"bytes"
+	"hash/maphash"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -22,6 +23,7 @@ type frame struct {
 	indent int // column (0-based) of its keys or dashes
 	seq    bool
 	f      field
+	keys   keySet     // a mapping's keys
 	node   *yaml.Node // when building: its node,
 	start  int        // and where its children start among the builder's kids
 }
@@ -61,13 +63,18 @@ type itemScan struct {
 	annots  []kv
 	hasLbl  bool
 	hasAnn  bool
-	seen    uint16 // header keys seen, by field: a second one is unsure
-	rootSet bool   // the item's mapping began
-	nodes   int    // how many nodes the entry has
+	rootSet bool // the item's mapping began
+	nodes   int  // how many nodes the entry has
 	// comment is set by a comment line after the last content line: a
 	// comment between two items, which yaml.v3 may attach to either.
 	comment bool
 	b       *builder // set when the scan builds the item's nodes
+	// The keys of the mappings being read (scankeys.go).
+	keys    [][]byte
+	keyText []byte // escaped keys, decoded
+	maps    uint64 // mappings begun
+	big     map[uint64]struct{}
+	seed    maphash.Seed
 }
 
 // maxDepth bounds the nesting the scan follows.
@@ -76,7 +83,8 @@ const maxDepth = 100
 func (s *itemScan) reset() {
 	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
 	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
-	s.hasLbl, s.hasAnn, s.seen, s.rootSet, s.comment, s.nodes = false, false, 0, false, false, 0
+	s.hasLbl, s.hasAnn, s.rootSet, s.comment, s.nodes = false, false, false, false, 0
+	s.resetKeys()
 }
 
 // scan reads the entry src[start:end] whose dash is at column col, and
@@ -223,7 +231,7 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 	if !ok || !t.key {
 		return false
 	}
-	return s.keyValue(line, t, top)
+	return s.keyValue(line, t)
 }
 
 // announce records a value announced at the end of a line (at k: its end
@@ -244,7 +252,7 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 	if len(s.stack) >= maxDepth || !s.collection(f, !seq) {
 		return false
 	}
-	fr := frame{indent: ind, seq: seq, f: f}
+	fr := frame{indent: ind, seq: seq, f: f, keys: s.keySet()}
 	if s.b != nil {
 		fr.node, fr.start = s.b.open(seq, false, ind)
 	}
@@ -256,6 +264,7 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 func (s *itemScan) pop() {
 	fr := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	s.endKeys(fr.keys)
 	if s.b != nil {
 		s.b.close(fr.node, fr.start)
 	}
@@ -297,12 +306,13 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 	if !s.push(k, false, f) {
 		return false
 	}
-	return s.keyValue(line, t, s.stack[len(s.stack)-1])
+	return s.keyValue(line, t)
 }
 
-// keyValue reads what follows a key of the mapping m on its line.
-func (s *itemScan) keyValue(line []byte, t tok, m frame) bool {
-	f, ok := s.key(m.f, line, t)
+// keyValue reads what follows a key of the innermost mapping on its line.
+func (s *itemScan) keyValue(line []byte, t tok) bool {
+	m := &s.stack[len(s.stack)-1]
+	f, ok := s.key(m.f, line, t, &m.keys)
 	if !ok {
 		return false
 	}

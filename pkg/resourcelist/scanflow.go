@@ -37,10 +37,12 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	if k < len(line) && line[k] == closer {
 		return k + 1, true
 	}
+	ks := s.keySet()
+	defer s.endKeys(ks)
 	for {
 		var ok bool
 		if isMap {
-			k, ok = s.flowPair(line, k, f, depth)
+			k, ok = s.flowPair(line, k, f, &ks, depth)
 		} else {
 			k, ok = s.flowNode(line, k, fOther, depth)
 		}
@@ -64,8 +66,9 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	}
 }
 
-// flowPair reads a key and its value in a flow mapping that is field f.
-func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) {
+// flowPair reads a key and its value in a flow mapping that is field f,
+// whose keys are ks.
+func (s *itemScan) flowPair(line []byte, k int, f field, ks *keySet, depth int) (int, bool) {
 	if k == len(line) {
 		return 0, false
 	}
@@ -73,7 +76,7 @@ func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) 
 	if !ok || !t.key {
 		return 0, false
 	}
-	c, ok := s.key(f, line, t)
+	c, ok := s.key(f, line, t, ks)
 	if !ok {
 		return 0, false
 	}
