@@ -42,7 +42,7 @@ func TestDuplicateKeys(t *testing.T) {
 			Message: `cm.yaml: ConfigMap/b: line 10: mapping key "name" already defined at line 7 (lines of the input ResourceList)`}},
 	}, {
 		name: "quoted, in a flow mapping, among many keys, a label: all at once",
-		in: rlHead + "items:\n" + item + "    labels: {app: x, 'app': y}\n  data:\n    k: 1\n    \"k\": 2\n  spec: {a: {b: 1, b: 2}}\n  wide:\n" + wide("    k3: again\n"),
+		in:   rlHead + "items:\n" + item + "    labels: {app: x, 'app': y}\n  data:\n    k: 1\n    \"k\": 2\n  spec: {a: {b: 1, b: 2}}\n  wide:\n" + wide("    k3: again\n"),
 		want: result.List{
 			{Severity: result.SeverityError, ResourceRef: ref, File: file, Field: &result.Field{Path: "data.k"},
 				Message: `cm.yaml: ConfigMap/a: line 13: mapping key "k" already defined at line 12 (lines of the input ResourceList)`},

@@ -2,7 +2,6 @@ package resourcelist
 
 import (
 	"bytes"
-	"hash/maphash"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -23,7 +22,6 @@ type frame struct {
 	indent int // column (0-based) of its keys or dashes
 	seq    bool
 	f      field
-	keys   keySet     // a mapping's keys
 	node   *yaml.Node // when building: its node,
 	start  int        // and where its children start among the builder's kids
 }
@@ -69,30 +67,33 @@ type itemScan struct {
 	// comment between two items, which yaml.v3 may attach to either.
 	comment bool
 	b       *builder // set when the scan builds the item's nodes
-	// The keys of the mappings being read (scankeys.go).
-	keys    [][]byte
-	keyText []byte // escaped keys, decoded
-	maps    uint64 // mappings begun
-	big     map[uint64]struct{}
-	seed    maphash.Seed
+	// keys are the keys of the mappings being read (scankeys.go), when
+	// scanning: building, the scan reads an entry it found without a key
+	// written twice.
+	keys *keyCheck
+	at   int // where the line being read starts in the list
 }
 
 // maxDepth bounds the nesting the scan follows.
 const maxDepth = 100
 
-func (s *itemScan) reset() {
+func (s *itemScan) reset(src []byte) {
 	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
 	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
 	s.hasLbl, s.hasAnn, s.rootSet, s.comment, s.nodes = false, false, false, false, 0
-	s.resetKeys()
+	if s.b == nil && s.keys == nil {
+		s.keys = &keyCheck{}
+	}
+	s.keys.reset(src)
 }
 
 // scan reads the entry src[start:end] whose dash is at column col, and
 // reports whether it is sure of it.
 func (s *itemScan) scan(src []byte, start, end, col int) bool {
-	s.reset()
+	s.reset(src)
 	for i, num := start, 0; i < end; num++ {
 		e, next := lineEnd(src[:end], i)
+		s.at = i
 		if s.b != nil {
 			s.b.newLine(src[i:e], i-start, s.b.first+num, next > e && src[next-1] == '\n')
 		}
@@ -252,7 +253,10 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 	if len(s.stack) >= maxDepth || !s.collection(f, !seq) {
 		return false
 	}
-	fr := frame{indent: ind, seq: seq, f: f, keys: s.keySet()}
+	fr := frame{indent: ind, seq: seq, f: f}
+	if !seq {
+		s.keys.begin()
+	}
 	if s.b != nil {
 		fr.node, fr.start = s.b.open(seq, false, ind)
 	}
@@ -264,7 +268,9 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 func (s *itemScan) pop() {
 	fr := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
-	s.endKeys(fr.keys)
+	if !fr.seq {
+		s.keys.end()
+	}
 	if s.b != nil {
 		s.b.close(fr.node, fr.start)
 	}
@@ -311,8 +317,8 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 
 // keyValue reads what follows a key of the innermost mapping on its line.
 func (s *itemScan) keyValue(line []byte, t tok) bool {
-	m := &s.stack[len(s.stack)-1]
-	f, ok := s.key(m.f, line, t, &m.keys)
+	m := s.stack[len(s.stack)-1]
+	f, ok := s.key(m.f, line, t)
 	if !ok {
 		return false
 	}

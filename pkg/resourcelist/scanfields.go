@@ -48,15 +48,15 @@ func child(f field, key []byte) field {
 	return fOther
 }
 
-// key records a key of a mapping that is field f, whose keys are ks, and
+// key records a key of the innermost mapping, which is field f, and
 // returns its value's field. A key the mapping had already makes the scan
 // unsure.
-func (s *itemScan) key(f field, line []byte, t tok, ks *keySet) (field, bool) {
+func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 	s.nodes++
 	if len(line[t.start:t.end]) > 1000 {
 		return 0, false // yaml.v3 takes no longer implicit keys
 	}
-	if !s.unique(line, t, ks) {
+	if !s.keys.unique(line, t, s.at) {
 		return 0, false
 	}
 	switch f {

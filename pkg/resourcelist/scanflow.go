@@ -37,12 +37,23 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	if k < len(line) && line[k] == closer {
 		return k + 1, true
 	}
-	ks := s.keySet()
-	defer s.endKeys(ks)
+	if !isMap {
+		return s.flowEntries(line, k, closer, f, false, depth)
+	}
+	s.keys.begin()
+	end, ok := s.flowEntries(line, k, closer, f, true, depth)
+	s.keys.end()
+	return end, ok
+}
+
+// flowEntries reads the entries of a flow collection from line[k] to its
+// closer and returns where it ends: the pairs of a mapping that is field
+// f, or the nodes of a sequence.
+func (s *itemScan) flowEntries(line []byte, k int, closer byte, f field, isMap bool, depth int) (int, bool) {
 	for {
 		var ok bool
 		if isMap {
-			k, ok = s.flowPair(line, k, f, &ks, depth)
+			k, ok = s.flowPair(line, k, f, depth)
 		} else {
 			k, ok = s.flowNode(line, k, fOther, depth)
 		}
@@ -66,9 +77,8 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	}
 }
 
-// flowPair reads a key and its value in a flow mapping that is field f,
-// whose keys are ks.
-func (s *itemScan) flowPair(line []byte, k int, f field, ks *keySet, depth int) (int, bool) {
+// flowPair reads a key and its value in a flow mapping that is field f.
+func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) {
 	if k == len(line) {
 		return 0, false
 	}
@@ -76,7 +86,7 @@ func (s *itemScan) flowPair(line []byte, k int, f field, ks *keySet, depth int) 
 	if !ok || !t.key {
 		return 0, false
 	}
-	c, ok := s.key(f, line, t, ks)
+	c, ok := s.key(f, line, t)
 	if !ok {
 		return 0, false
 	}

@@ -2,7 +2,9 @@ package resourcelist
 
 import (
 	"bytes"
-	"hash/maphash"
+	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
 )
 
 // The scan refuses a key written twice in one mapping as yaml.v3 does when
@@ -11,80 +13,206 @@ import (
 // mappings being read are kept innermost last: a small mapping's are
 // compared one by one, a larger one's are hashed.
 
+// keyCheck is the keys of the mappings of an entry being scanned.
+type keyCheck struct {
+	sets []keySet // the mappings being read, innermost last
+	keys []keyRef // the first smallMapping keys of each
+	src  []byte   // the list
+	text []byte   // escaped keys, decoded
+	maps uint32   // mappings begun
+	big  hashSet  // the hashes of the other keys
+	seed uint64   // of the hashes
+}
+
 // keySet is the keys of one mapping being read: its first smallMapping
-// keys in itemScan.keys (from on), the others hashed in itemScan.big.
+// keys in keyCheck.keys (from on), the others hashed in keyCheck.big.
 type keySet struct {
-	from int
-	n    int
-	id   uint64 // tells its hashes apart in itemScan.big
+	from, n int32
+	id      uint32 // tells its hashes apart in keyCheck.big
 }
 
 // smallMapping is the most keys a mapping has for the scan to compare a
 // key with each of them.
 const smallMapping = 8
 
-// maxKept is the most hashes itemScan.big keeps from one entry to the
-// next: beyond it, the map is dropped rather than cleared.
-const maxKept = 4096
+// maxKept is the most slots keyCheck.big keeps from one entry to the
+// next: a larger table is dropped rather than cleared.
+const maxKept = 1 << 12
 
-// keySet returns the key set for a mapping that starts now.
-func (s *itemScan) keySet() keySet {
-	s.maps++
-	return keySet{from: len(s.keys), id: s.maps}
+// begin records that a mapping starts: the innermost one from now.
+func (kc *keyCheck) begin() {
+	if kc != nil {
+		kc.maps++
+		kc.sets = append(kc.sets, keySet{from: int32(len(kc.keys)), id: kc.maps})
+	}
 }
 
-// unique records the key t of the mapping ks and reports whether the
-// mapping did not have it yet. (Two keys whose hashes meet are taken for
-// the same: the entry goes to yaml.v3, which tells.)
-func (s *itemScan) unique(line []byte, t tok, ks *keySet) bool {
-	k := line[t.start:t.end]
-	if t.escaped {
-		start := len(s.keyText)
-		s.keyText = appendScalar(s.keyText, k, t)
-		k = s.keyText[start:]
+// keyRef is a key kept: a fingerprint that tells most keys apart at once
+// (their lengths and first bytes), and where it is: in keyCheck.src, or
+// in keyCheck.text. It holds no pointers: keeping it costs the garbage
+// collector nothing.
+type keyRef struct {
+	fp uint64
+	sp span
+}
+
+// inText marks a span of keyCheck.text (an escaped key, decoded); other
+// spans are of keyCheck.src.
+const inText = 1 << 31
+
+// unique records the key t, in the line that starts at src[at], of the
+// innermost mapping and reports whether the mapping did not have it yet
+// (always, without a keyCheck). Two keys whose hashes meet are taken for
+// the same: the entry goes to yaml.v3, whose reading tells.
+func (kc *keyCheck) unique(line []byte, t tok, at int) bool {
+	if kc == nil || len(kc.sets) == 0 {
+		return kc == nil
 	}
+	ks := &kc.sets[len(kc.sets)-1]
 	ks.n++
+	k := span{uint32(at + t.start), uint32(at + t.end)}
+	if t.escaped {
+		start := len(kc.text)
+		kc.text = appendScalar(kc.text, line[t.start:t.end], t)
+		k = span{uint32(start) | inText, uint32(len(kc.text))}
+	}
 	if ks.n <= smallMapping {
-		for _, o := range s.keys[ks.from:] {
-			if bytes.Equal(o, k) {
+		key := kc.bytes(k)
+		fp := fingerprint(key)
+		for _, o := range kc.keys[ks.from:] {
+			if o.fp == fp && bytes.Equal(kc.bytes(o.sp), key) {
 				return false
 			}
 		}
-		s.keys = append(s.keys, k)
+		kc.keys = append(kc.keys, keyRef{fp, k})
 		return true
 	}
-	if s.big == nil {
-		s.big, s.seed = map[uint64]struct{}{}, maphash.MakeSeed()
+	if kc.seed == 0 {
+		kc.seed = rand.Uint64() | 1
 	}
 	if ks.n == smallMapping+1 {
-		for _, o := range s.keys[ks.from:] {
-			s.big[s.hash(ks, o)] = struct{}{}
+		for _, o := range kc.keys[ks.from:] {
+			kc.big.add(kc.hash(ks, kc.bytes(o.sp)))
 		}
 	}
-	h := s.hash(ks, k)
-	if _, ok := s.big[h]; ok {
-		return false
+	return kc.big.add(kc.hash(ks, kc.bytes(k)))
+}
+
+// bytes returns the key at sp (with what follows it as its capacity).
+func (kc *keyCheck) bytes(sp span) []byte {
+	if sp.start&inText != 0 {
+		return kc.text[sp.start&^inText : sp.end]
 	}
-	s.big[h] = struct{}{}
-	return true
+	return kc.src[sp.start:sp.end]
 }
 
-func (s *itemScan) hash(ks *keySet, k []byte) uint64 {
-	return maphash.Bytes(s.seed, k) + ks.id*0x9e3779b97f4a7c15
+// fingerprint returns a key's length and first 8 bytes, mixed. The bytes
+// past k up to its capacity may be read (and left out).
+func fingerprint(k []byte) uint64 {
+	return load8(k) ^ uint64(len(k))*0x9e3779b97f4a7c15
 }
 
-// endKeys forgets the keys of a mapping read to its end.
-func (s *itemScan) endKeys(ks keySet) {
-	s.keys = s.keys[:ks.from]
+// load8 returns the first 8 bytes of k (fewer, when k is shorter), little
+// endian. The bytes past k up to its capacity may be read (and left out).
+func load8(k []byte) uint64 {
+	if cap(k) < 8 {
+		return load8Short(k)
+	}
+	w := binary.LittleEndian.Uint64(k[:8])
+	if len(k) < 8 {
+		w &= 1<<(8*len(k)) - 1
+	}
+	return w
 }
 
-// resetKeys forgets every key, for the next entry.
-func (s *itemScan) resetKeys() {
-	s.keys, s.keyText, s.maps = s.keys[:0], s.keyText[:0], 0
-	switch n := len(s.big); {
-	case n > maxKept:
-		s.big = nil
-	case n > 0:
-		clear(s.big)
+func load8Short(k []byte) uint64 {
+	var w uint64
+	for i, c := range k {
+		w |= uint64(c) << (8 * i)
+	}
+	return w
+}
+
+// hash returns the hash of key k of the mapping ks (never 0): 8 bytes at
+// a time, seeded at random, so that no input can choose its collisions.
+// The bytes past k up to its capacity may be read (and left out).
+func (kc *keyCheck) hash(ks *keySet, k []byte) uint64 {
+	h := kc.seed ^ uint64(ks.id)<<32 ^ uint64(len(k))
+	for ; len(k) >= 8; k = k[8:] {
+		h = mix(h ^ binary.LittleEndian.Uint64(k))
+	}
+	return mix(h^load8(k)) | 1
+}
+
+func mix(h uint64) uint64 {
+	hi, lo := bits.Mul64(h, 0x9e3779b97f4a7c15)
+	return hi ^ lo
+}
+
+// end forgets the keys of the innermost mapping, read to its end.
+func (kc *keyCheck) end() {
+	if kc != nil && len(kc.sets) > 0 {
+		kc.keys = kc.keys[:kc.sets[len(kc.sets)-1].from]
+		kc.sets = kc.sets[:len(kc.sets)-1]
+	}
+}
+
+// reset forgets every key, for the next entry of src.
+func (kc *keyCheck) reset(src []byte) {
+	if kc != nil {
+		kc.src = src
+		kc.sets, kc.keys, kc.text, kc.maps = kc.sets[:0], kc.keys[:0], kc.text[:0], 0
+		kc.big.reset()
+	}
+}
+
+// hashSet is a set of hashes (never 0) by open addressing, reused from
+// entry to entry.
+type hashSet struct {
+	slots []uint64 // a power of two of them, 0 for none
+	n     int
+}
+
+// maxProbes bounds the slots add looks at: beyond, it answers as for a
+// hash the set has (the scan is unsure, yaml.v3 reads the entry), so that
+// the work stays linear whatever the hashes.
+const maxProbes = 32
+
+// add adds h and reports whether the set did not have it.
+func (hs *hashSet) add(h uint64) bool {
+	if 2*(hs.n+1) > len(hs.slots) {
+		hs.grow()
+	}
+	mask := uint64(len(hs.slots) - 1)
+	for i, p := h>>32&mask, 0; p < maxProbes; i, p = (i+1)&mask, p+1 {
+		switch hs.slots[i] {
+		case 0:
+			hs.slots[i] = h
+			hs.n++
+			return true
+		case h:
+			return false
+		}
+	}
+	return false
+}
+
+func (hs *hashSet) grow() {
+	old := hs.slots
+	hs.slots, hs.n = make([]uint64, max(64, 2*len(old))), 0
+	for _, h := range old {
+		if h != 0 {
+			hs.add(h)
+		}
+	}
+}
+
+func (hs *hashSet) reset() {
+	switch {
+	case len(hs.slots) > maxKept:
+		hs.slots, hs.n = nil, 0
+	case hs.n > 0:
+		clear(hs.slots)
+		hs.n = 0
 	}
 }

@@ -124,7 +124,11 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 // decode appends a scalar's value to the scan's text and returns its span.
 func (s *itemScan) decode(line []byte, t tok) (span, bool) {
 	start := len(s.text)
-	s.text = appendScalar(s.text, line[t.start:t.end], t)
+	if t.escaped {
+		s.text = appendScalar(s.text, line[t.start:t.end], t)
+	} else {
+		s.text = append(s.text, line[t.start:t.end]...)
+	}
 	if len(s.text) > 1<<31 {
 		return span{}, false
 	}
