@@ -115,7 +115,7 @@ revision: {a: b}`,
 			{Path: "items[0].grop", Msg: `unknown field "grop" (did you mean "group"?)`},
 		},
 	}, {
-		name:     "duplicate keys",
+		name: "duplicate keys",
 		in:   "name: x\nname: y\ndata: {a: b, a: c}\nraw: {k: 1, k: 2}\nfree: [{z: 1}, {y: 2,\n  y: 3}]",
 		want: sample{Meta: meta{Name: "x"}, Data: map[string]string{"a": "b"}},
 		wantErrs: []decode.Error{
