@@ -38,8 +38,8 @@ func TestDuplicateKeys(t *testing.T) {
 	}{{
 		name: "the name of an item, as apply-stack met it",
 		in:   rlHead + "items:\n" + item + "    name: b\n",
-		want: result.List{{Severity: result.SeverityError, ResourceRef: &result.ResourceRef{APIVersion: "v1", Kind: "ConfigMap", Name: "b"}, File: file, Field: &result.Field{Path: "metadata.name"},
-			Message: `cm.yaml: ConfigMap/b: line 10: mapping key "name" already defined at line 7 (lines of the input ResourceList)`}},
+		want: result.List{{Severity: result.SeverityError, ResourceRef: ref, File: file, Field: &result.Field{Path: "metadata.name"},
+			Message: `cm.yaml: ConfigMap/a: line 10: mapping key "name" already defined at line 7 (lines of the input ResourceList)`}},
 	}, {
 		name: "quoted, in a flow mapping, among many keys, a label: all at once",
 		in:   rlHead + "items:\n" + item + "    labels: {app: x, 'app': y}\n  data:\n    k: 1\n    \"k\": 2\n  spec: {a: {b: 1, b: 2}}\n  wide:\n" + wide("    k3: again\n"),
@@ -78,8 +78,8 @@ func TestDuplicateKeys(t *testing.T) {
 	}, {
 		name: "an item without a path or a name",
 		in:   rlHead + "items:\n- kind: A\n  kind: B\n",
-		want: result.List{{Severity: result.SeverityError, ResourceRef: &result.ResourceRef{Kind: "B"}, Field: &result.Field{Path: "kind"},
-			Message: `B at position 0: line 5: mapping key "kind" already defined at line 4 (lines of the input ResourceList)`}},
+		want: result.List{{Severity: result.SeverityError, ResourceRef: &result.ResourceRef{Kind: "A"}, Field: &result.Field{Path: "kind"},
+			Message: `A at position 0: line 5: mapping key "kind" already defined at line 4 (lines of the input ResourceList)`}},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,5 +146,16 @@ func checkDuplicates(t *testing.T, in []byte, errFull error) {
 	}
 	if (dup != nil) != (len(theirs) > 0) {
 		t.Fatalf("the whole parse: %v; yaml.v3: %v\ninput:\n%s", errFull, err, in)
+	}
+}
+
+// A header reads the first of a key written twice, as kyaml does: the
+// results about such an item name it as kpt would.
+func TestHeaderFirstKey(t *testing.T) {
+	t.Parallel()
+	n := yaml.MustParse("apiVersion: v1\nkind: A\nkind: B\nmetadata:\n  name: a\n  name: b\n  labels: {x: '1', y: '2', x: '3'}\nmetadata: {namespace: ns}\n")
+	want := resourcelist.Header{APIVersion: "v1", Kind: "A", Name: "a", Labels: map[string]string{"x": "1", "y": "2"}, Position: -1}
+	if diff := cmp.Diff(want, resourcelist.HeaderOf(n)); diff != "" {
+		t.Errorf("header (-want +got):\n%s", diff)
 	}
 }
