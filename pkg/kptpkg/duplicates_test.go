@@ -2,6 +2,9 @@ package kptpkg_test
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -56,4 +59,35 @@ func TestItemsRefusesDuplicateKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lineOf matches a key written twice as DuplicateKeys names it: the line
+// the key is written again at, and the key when it is plain.
+var lineOf = regexp.MustCompile(`line (\d+): mapping key "([A-Za-z0-9_.-]+)" already defined at line (\d+)`)
+
+// FuzzItems: a file reads, or is refused; what reads has no key written
+// twice; a key named written twice is written at both lines of the file
+// named (the lines of a document after others are the file's).
+func FuzzItems(f *testing.F) {
+	f.Add([]byte(cm("a") + "---\n" + cm("b") + "  name: c\n"))
+	f.Add([]byte("# c\n---\n---\n" + kf + "  name: q\n"))
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems:\n- {kind: A, kind: B}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, err := kptpkg.Items("f.yaml", data)
+		if err == nil {
+			if err := kptpkg.DuplicateKeys(nil, docs); err != nil {
+				t.Fatalf("read with a key written twice: %v", err)
+			}
+			return
+		}
+		lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		for _, m := range lineOf.FindAllStringSubmatch(err.Error(), -1) {
+			for _, l := range []string{m[1], m[3]} {
+				n, _ := strconv.Atoi(l)
+				if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], m[2]) {
+					t.Fatalf("%s: line %d of the file does not hold %q\ninput:\n%s", m[0], n, m[2], data)
+				}
+			}
+		}
+	})
 }
