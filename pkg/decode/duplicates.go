@@ -63,20 +63,22 @@ func (w *walker) node(n *yaml.Node, s step, depth int) {
 	if n == nil || depth > maxDepth {
 		return
 	}
+	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
+		return
+	}
 	w.path = append(w.path, s)
-	defer func() { w.path = w.path[:len(w.path)-1] }()
-	switch n.Kind {
-	case yaml.MappingNode:
+	if n.Kind == yaml.MappingNode {
 		w.mapping(n.Content)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			w.node(n.Content[i], step{key: "?"}, depth+1)
 			w.node(n.Content[i+1], step{key: n.Content[i].Value}, depth+1)
 		}
-	case yaml.SequenceNode:
+	} else {
 		for i, c := range n.Content {
 			w.node(c, step{idx: i}, depth+1)
 		}
 	}
+	w.path = w.path[:len(w.path)-1]
 }
 
 // keyOf is what makes two keys the same: yaml.v3 compares kinds and values.

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
 func TestDuplicates(t *testing.T) {
@@ -139,4 +140,19 @@ func FuzzDuplicates(f *testing.F) {
 			t.Fatalf("yaml.v3: %v; Duplicates: %v\ninput:\n%s", err, got, s)
 		}
 	})
+}
+
+// BenchmarkDuplicates walks a list of 2,000 Deployments as kpt passes them
+// (krmtest.Package): the check's cost on a whole parse.
+func BenchmarkDuplicates(b *testing.B) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(krmtest.Package(2000, ""), &n); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if d := decode.Duplicates(&n, ""); len(d) > 0 {
+			b.Fatal(d)
+		}
+	}
 }
