@@ -56,11 +56,16 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 	if len(line[t.start:t.end]) > 1000 {
 		return 0, false // yaml.v3 takes no longer implicit keys
 	}
-	if !s.keys.unique(line, t, s.at) {
-		return 0, false
+	if kc := s.keys; kc != nil {
+		if t.escaped && !kc.uniqueEscaped(line, t) || !t.escaped && !kc.unique(line[t.start:t.end], uint32(s.at+t.start)) {
+			return 0, false
+		}
 	}
 	switch f {
 	case fRoot, fMetadata:
+		if !t.escaped { // its value is its text
+			return child(f, line[t.start:t.end]), s.b == nil || s.b.scalar(t)
+		}
 		mark := len(s.text)
 		sp, ok := s.decode(line, t)
 		if !ok {

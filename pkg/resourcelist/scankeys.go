@@ -47,69 +47,67 @@ func (kc *keyCheck) begin() {
 	}
 }
 
-// keyRef is a key kept: a fingerprint that tells most keys apart at once
-// (their lengths and first bytes), and where it is: in keyCheck.src, or
-// in keyCheck.text. It holds no pointers: keeping it costs the garbage
-// collector nothing.
+// keyRef is a key kept: its first 8 bytes (fewer for a shorter key) and
+// length tell most keys apart at once, and where it is: in keyCheck.src,
+// or (inText) in keyCheck.text. It holds no pointers: keeping it costs the
+// garbage collector nothing.
 type keyRef struct {
-	fp uint64
-	sp span
+	head     uint64
+	start, n uint32
 }
 
-// inText marks a span of keyCheck.text (an escaped key, decoded); other
-// spans are of keyCheck.src.
+// inText marks a keyRef of keyCheck.text (an escaped key, decoded).
 const inText = 1 << 31
 
-// unique records the key t, in the line that starts at src[at], of the
-// innermost mapping and reports whether the mapping did not have it yet
-// (always, without a keyCheck). Two keys whose hashes meet are taken for
-// the same: the entry goes to yaml.v3, whose reading tells.
-func (kc *keyCheck) unique(line []byte, t tok, at int) bool {
-	if kc == nil || len(kc.sets) == 0 {
-		return kc == nil
+// unique records the key k, at src[at:], of the innermost mapping and
+// reports whether the mapping did not have it yet. Two keys whose hashes
+// meet are taken for the same: the entry goes to yaml.v3, whose reading
+// tells. k's capacity goes on past it (it is read, and left out).
+func (kc *keyCheck) unique(k []byte, at uint32) bool {
+	if len(kc.sets) == 0 {
+		return false
 	}
 	ks := &kc.sets[len(kc.sets)-1]
-	ks.n++
-	k := span{uint32(at + t.start), uint32(at + t.end)}
-	if t.escaped {
-		start := len(kc.text)
-		kc.text = appendScalar(kc.text, line[t.start:t.end], t)
-		k = span{uint32(start) | inText, uint32(len(kc.text))}
+	if ks.n++; ks.n > smallMapping {
+		return kc.uniqueBig(ks, k)
 	}
-	if ks.n <= smallMapping {
-		key := kc.bytes(k)
-		fp := fingerprint(key)
-		for _, o := range kc.keys[ks.from:] {
-			if o.fp == fp && bytes.Equal(kc.bytes(o.sp), key) {
-				return false
-			}
+	head := load8(k)
+	for _, o := range kc.keys[ks.from:] {
+		if o.head == head && int(o.n) == len(k) && (len(k) <= 8 || bytes.Equal(kc.bytes(o), k)) {
+			return false
 		}
-		kc.keys = append(kc.keys, keyRef{fp, k})
-		return true
 	}
+	kc.keys = append(kc.keys, keyRef{head, at, uint32(len(k))})
+	return true
+}
+
+// uniqueEscaped is unique for a quoted key with escapes, t in line.
+func (kc *keyCheck) uniqueEscaped(line []byte, t tok) bool {
+	start := len(kc.text)
+	kc.text = appendScalar(kc.text, line[t.start:t.end], t)
+	return kc.unique(kc.text[start:], uint32(start)|inText)
+}
+
+// uniqueBig is unique for a mapping of more than smallMapping keys.
+func (kc *keyCheck) uniqueBig(ks *keySet, k []byte) bool {
 	if kc.seed == 0 {
 		kc.seed = rand.Uint64() | 1
 	}
 	if ks.n == smallMapping+1 {
 		for _, o := range kc.keys[ks.from:] {
-			kc.big.add(kc.hash(ks, kc.bytes(o.sp)))
+			kc.big.add(kc.hash(ks, kc.bytes(o)))
 		}
 	}
-	return kc.big.add(kc.hash(ks, kc.bytes(k)))
+	return kc.big.add(kc.hash(ks, k))
 }
 
-// bytes returns the key at sp (with what follows it as its capacity).
-func (kc *keyCheck) bytes(sp span) []byte {
-	if sp.start&inText != 0 {
-		return kc.text[sp.start&^inText : sp.end]
+// bytes returns the key o (with what follows it as its capacity).
+func (kc *keyCheck) bytes(o keyRef) []byte {
+	if o.start&inText != 0 {
+		s := o.start &^ inText
+		return kc.text[s : s+o.n]
 	}
-	return kc.src[sp.start:sp.end]
-}
-
-// fingerprint returns a key's length and first 8 bytes, mixed. The bytes
-// past k up to its capacity may be read (and left out).
-func fingerprint(k []byte) uint64 {
-	return load8(k) ^ uint64(len(k))*0x9e3779b97f4a7c15
+	return kc.src[o.start : o.start+o.n]
 }
 
 // load8 returns the first 8 bytes of k (fewer, when k is shorter), little
