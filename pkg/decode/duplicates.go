@@ -45,10 +45,11 @@ func Duplicates(n *yaml.Node, base string) []Duplicate {
 	return w.out
 }
 
-// step is one step of a field path: a key, or an index when key is "".
+// step is one step of a field path: a key, or an index.
 type step struct {
-	key string
-	idx int
+	key   string
+	idx   int
+	index bool
 }
 
 type walker struct {
@@ -75,7 +76,7 @@ func (w *walker) node(n *yaml.Node, s step, depth int) {
 		}
 	} else {
 		for i, c := range n.Content {
-			w.node(c, step{idx: i}, depth+1)
+			w.node(c, step{idx: i, index: true}, depth+1)
 		}
 	}
 	w.path = w.path[:len(w.path)-1]
@@ -129,7 +130,7 @@ func (w *walker) pathTo(key string) string {
 	b.WriteString(w.path[0].key)
 	for _, s := range append(w.path[1:], step{key: key}) {
 		switch {
-		case s.key == "":
+		case s.index:
 			b.WriteString("[" + strconv.Itoa(s.idx) + "]")
 		default:
 			if b.Len() > 0 {
