@@ -215,7 +215,7 @@ func readIndex(file string) ([]v1alpha1.CatalogPackage, error) {
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+	nodes, err := kptpkg.ReadDocuments(&kio.ByteReader{OmitReaderAnnotations: true}, b)
 	if err != nil {
 		return nil, fmt.Errorf("--previous %s: %w", file, err)
 	}

@@ -5,7 +5,6 @@
 package fleetio
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +35,7 @@ func ReadInput(variants, cluster string) (fleet.Input, error) {
 
 // ReadObjects reads every document of a YAML file, or of the YAML files
 // below a folder (as kpt reads a package's: .krmignore honoured), with the
-// file each came from.
+// file each came from. A key written twice in a mapping is an error.
 func ReadObjects(root string) ([]*yaml.RNode, []string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
@@ -61,7 +60,7 @@ func ReadObjects(root string) ([]*yaml.RNode, []string, error) {
 		if info.IsDir() {
 			name = filepath.Join(root, p)
 		}
-		read, err := (&kio.ByteReader{Reader: bytes.NewReader(files[p]), OmitReaderAnnotations: true}).Read()
+		read, err := kptpkg.ReadDocuments(&kio.ByteReader{OmitReaderAnnotations: true}, files[p])
 		if err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %w", name, err)
 		}

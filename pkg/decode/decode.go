@@ -99,11 +99,15 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		n = n.Content[0]
 	}
 	switch v.Type() {
-	case rnodeType:
-		v.Set(reflect.ValueOf(yaml.NewRNode(n).Copy()))
-		return
-	case nodeType:
-		v.Set(reflect.ValueOf(yaml.CopyYNode(n)))
+	case rnodeType, nodeType:
+		if d.duplicates(n, path) {
+			return
+		}
+		if v.Type() == rnodeType {
+			v.Set(reflect.ValueOf(yaml.NewRNode(n).Copy()))
+		} else {
+			v.Set(reflect.ValueOf(yaml.CopyYNode(n)))
+		}
 		return
 	case scalarType:
 		if n.Kind != yaml.ScalarNode {
@@ -129,6 +133,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	case reflect.Slice:
 		d.sequence(n, v, path)
 	case reflect.Interface:
+		if d.duplicates(n, path) {
+			return
+		}
 		var x any
 		if err := n.Decode(&x); err != nil {
 			d.fail(path, "%v", err)
@@ -140,6 +147,16 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	default:
 		d.scalar(n, v, path)
 	}
+}
+
+// duplicates reports the keys written twice in the tree at n, a value
+// kept as YAML or decoded by yaml.v3, and whether there were any.
+func (d *decoder) duplicates(n *yaml.Node, path string) bool {
+	dups := Duplicates(n, path)
+	for _, dup := range dups {
+		d.fail(dup.Path, "%v", dup)
+	}
+	return len(dups) > 0
 }
 
 func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path string) {
@@ -186,15 +203,15 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	fields := fieldsOf(v.Type())
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
 		p := join(path, k)
-		if seen[k] {
-			d.fail(p, "duplicate field %q", k)
+		if first, ok := seen[k]; ok {
+			d.fail(p, "%v", Duplicate{Key: k, Line: n.Content[i].Line, First: first})
 			continue
 		}
-		seen[k] = true
+		seen[k] = n.Content[i].Line
 		f, ok := fields[k]
 		if !ok {
 			switch {
@@ -217,7 +234,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 	if v.IsNil() {
 		v.Set(reflect.MakeMapWithSize(v.Type(), len(n.Content)/2))
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn := n.Content[i]
 		p := join(path, kn.Value)
@@ -225,11 +242,11 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 			d.fail(path, "keys must be strings, not %s", describe(kn))
 			continue
 		}
-		if seen[kn.Value] {
-			d.fail(p, "duplicate key %q", kn.Value)
+		if first, ok := seen[kn.Value]; ok {
+			d.fail(p, "%v", Duplicate{Key: kn.Value, Line: kn.Line, First: first})
 			continue
 		}
-		seen[kn.Value] = true
+		seen[kn.Value] = kn.Line
 		e := reflect.New(v.Type().Elem()).Elem()
 		d.value(n.Content[i+1], e, p)
 		v.SetMapIndex(reflect.ValueOf(kn.Value).Convert(v.Type().Key()), e)

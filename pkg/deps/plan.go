@@ -32,9 +32,12 @@ func (p *problem) picks(sol *solver.Solution) []pick {
 
 // capabilities checks that every chosen package's required capabilities
 // come from the environment, an installed package, or a package of the
-// plan (which is then put before it). A package that may do without is
-// switched off (more); one that may not is an error.
-func (p *problem) capabilities(picks []pick, sol *solver.Solution) ([][2]int, map[string]string, []result.Result) {
+// plan (which is then put before it). A package that may do without one is
+// switched off (more). A requirement that is not softened is an error
+// (bad) whatever else the package may do without, as Hub has it: an error
+// about a package switched off is held, for the search that follows leaves
+// the package out.
+func (p *problem) capabilities(picks []pick, sol *solver.Solution) (edges [][2]int, more map[string]string, bad, held []result.Result) {
 	providers := map[string][]int{}
 	for _, k := range picks {
 		if k.ver != nil {
@@ -47,37 +50,53 @@ func (p *problem) capabilities(picks []pick, sol *solver.Solution) ([][2]int, ma
 	for _, c := range p.req.Environment {
 		have[c] = true
 	}
-	var (
-		edges [][2]int
-		more  = map[string]string{}
-		bad   []result.Result
-	)
+	more = map[string]string{}
 	for _, k := range picks {
 		if k.ver == nil {
 			continue
 		}
+		var missing []string
 		for _, c := range k.ver.Requires {
 			provs := slices.DeleteFunc(slices.Clone(providers[c]), func(id int) bool { return id == k.id })
 			for _, pr := range provs {
 				edges = append(edges, [2]int{pr, k.id})
 			}
-			if have[c] || len(provs) > 0 || more[k.n.name] != "" {
-				continue
+			if !have[c] && len(provs) == 0 {
+				missing = append(missing, c)
 			}
-			why := fmt.Sprintf("requires capability %q, which no package before it provides and the environment does not", c)
-			switch soft := p.req.Policy.Softened(c, k.n.name); {
-			case soft != "" && k.n.skip >= 0:
-				more[k.n.name] = why + " (optional: " + soft + ")"
-				continue
-			case soft != "": // installed packages are never skipped
-				bad = append(bad, attach(result.Warningf("%s %s %s (optional: %s); it is installed, so it stays", k.n.name, k.ver.Raw, why, soft), p.rootHeader(k.id), ""))
-				continue
+		}
+		soft, warned, hard := p.missing(k, missing)
+		bad = append(bad, warned...)
+		if soft == "" {
+			bad = append(bad, hard...)
+			continue
+		}
+		more[k.n.name] = soft
+		held = append(held, hard...)
+	}
+	return edges, more, bad, held
+}
+
+// missing sorts the capabilities package k requires and nothing provides:
+// the first one it may do without (soft: why it is switched off), the
+// softened ones it keeps, being installed (warned), and the others
+// (hard: errors).
+func (p *problem) missing(k pick, caps []string) (soft string, warned, hard []result.Result) {
+	for _, c := range caps {
+		why := fmt.Sprintf("requires capability %q, which no package before it provides and the environment does not", c)
+		switch s := p.req.Policy.Softened(c, k.n.name); {
+		case s != "" && k.n.skip >= 0:
+			if soft == "" {
+				soft = why + " (optional: " + s + ")"
 			}
-			bad = append(bad, attach(result.Errorf("%s %s %s: add a package that provides it, list it in environment, or make it optional with lifecycle.requires.optional %q",
+		case s != "": // installed packages are never skipped
+			warned = append(warned, attach(result.Warningf("%s %s %s (optional: %s); it is installed, so it stays", k.n.name, k.ver.Raw, why, s), p.rootHeader(k.id), ""))
+		default:
+			hard = append(hard, attach(result.Errorf("%s %s %s: add a package that provides it, list it in environment, or make it optional with lifecycle.requires.optional %q",
 				k.n.name, k.ver.Raw, why, c+":"+k.n.name), p.rootHeader(k.id), ""))
 		}
 	}
-	return edges, more, bad
+	return soft, warned, hard
 }
 
 // installedCapabilities are the capabilities installed packages the plan

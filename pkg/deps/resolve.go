@@ -100,7 +100,9 @@ func (p *Plan) Failed() bool { return result.List(p.Results).HasError() }
 // packages hold) intersected, the highest version inside all of them
 // preferred, backtracking until all hold. Packages whose capabilities are
 // missing and that may do without are switched off and the search is run
-// again, until the plan holds.
+// again, until the plan holds; a missing capability that is not softened
+// is an error all the same, also for a package switched off for another
+// (Hub's rule: failing any requirement that is not optional fails).
 //
 // Every problem is reported at once: when the search fails, the roots the
 // clash involves are set aside and the rest is resolved again, so that
@@ -134,7 +136,8 @@ func Resolve(req Request) *Plan {
 			continue
 		}
 		picks := p.picks(sol)
-		edges, more, bad := p.capabilities(picks, sol)
+		edges, more, bad, held := p.capabilities(picks, sol)
+		failures = append(failures, held...)
 		if len(more) > 0 {
 			maps.Copy(req.forced, more)
 			continue

@@ -1,7 +1,6 @@
 package kptpkg
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -59,10 +58,10 @@ func (f Files) ResourcePaths(dir string, deep bool) []string {
 }
 
 // Items reads the documents of one resource file, annotated with the path
-// given and their index, as kpt's package reader does.
+// given and their index, as kpt's package reader does; unlike kpt, it
+// refuses a key written twice in a mapping (DuplicateKeys).
 func Items(p string, data []byte) ([]*yaml.RNode, error) {
 	r := kio.ByteReader{
-		Reader:            bytes.NewReader(data),
 		PreserveSeqIndent: true,
 		WrapBareSeqNode:   true,
 		DisableUnwrapping: true,
@@ -71,7 +70,7 @@ func Items(p string, data []byte) ([]*yaml.RNode, error) {
 			kptfile.AnnotationInternalPath: p,
 		},
 	}
-	read, err := r.Read()
+	read, err := ReadDocuments(&r, data)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", p, err)
 	}

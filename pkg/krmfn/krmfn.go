@@ -7,6 +7,7 @@ package krmfn
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -57,9 +58,15 @@ func run(f Function, in []byte, env Env) *resourcelist.ResourceList {
 	return rl
 }
 
-// failed returns an empty ResourceList reporting err.
+// failed returns an empty ResourceList reporting err: a list that writes
+// a key twice in a mapping is refused whole (as kpt refuses input it
+// cannot parse), with a result for each key.
 func failed(err error) *resourcelist.ResourceList {
 	rl := resourcelist.Empty()
+	if dup := (*resourcelist.DuplicateKeysError)(nil); errors.As(err, &dup) {
+		rl.AddResults(dup.Results...)
+		return rl
+	}
 	rl.AddResults(result.Errorf("%v", err))
 	return rl
 }

@@ -149,3 +149,48 @@ func TestMainStdoutFails(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// A ResourceList that writes a key twice in a mapping is refused whole, as
+// kpt refuses input it cannot parse: no item comes out, exit code 1, a
+// result for each key naming the item, its file and the field.
+func TestMainDuplicateKeys(t *testing.T) {
+	t.Parallel()
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n    annotations:\n      config.kubernetes.io/path: cm.yaml\n  data:\n    x: 1\n    x: 2\n" +
+		"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: fc\n    name: fc2\n"
+	var out, errb bytes.Buffer
+	if code := krmfn.Main(krmfn.Identity, "", nil, strings.NewReader(in), &out, &errb, env); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	wantOut := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items: []
+results:
+- message: 'functionConfig ConfigMap/fc: line 18: mapping key "name" already defined at line 17 (lines of the input ResourceList)'
+  severity: error
+  resourceRef:
+    apiVersion: v1
+    kind: ConfigMap
+    name: fc
+  field:
+    path: metadata.name
+- message: 'cm.yaml: ConfigMap/a: line 12: mapping key "x" already defined at line 11 (lines of the input ResourceList)'
+  severity: error
+  resourceRef:
+    apiVersion: v1
+    kind: ConfigMap
+    name: a
+  field:
+    path: data.x
+  file:
+    path: cm.yaml
+`
+	if diff := cmp.Diff(wantOut, out.String()); diff != "" {
+		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+	wantErr := `identity: error: functionConfig ConfigMap/fc: line 18: mapping key "name" already defined at line 17 (lines of the input ResourceList) (field metadata.name)
+identity: error: cm.yaml: ConfigMap/a: line 12: mapping key "x" already defined at line 11 (lines of the input ResourceList) (field data.x)
+`
+	if diff := cmp.Diff(wantErr, errb.String()); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+}

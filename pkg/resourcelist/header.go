@@ -118,19 +118,35 @@ func readHeader(n *yaml.RNode, pos int) Header {
 	}
 	// One pass over the item's top-level fields and its metadata: this runs
 	// for every item a selection looks at.
+	// A key written twice counts once, the first, as kyaml reads it (such
+	// an item is refused when read, but a header names it).
+	var seen uint8
 	c := n.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
 		switch c[i].Value {
 		case "apiVersion":
-			h.APIVersion = scalarValue(c[i+1])
+			if first(&seen, 0) {
+				h.APIVersion = scalarValue(c[i+1])
+			}
 		case "kind":
-			h.Kind = scalarValue(c[i+1])
+			if first(&seen, 1) {
+				h.Kind = scalarValue(c[i+1])
+			}
 		case "metadata":
-			readMetadata(c[i+1], &h)
+			if first(&seen, 2) {
+				readMetadata(c[i+1], &h)
+			}
 		}
 	}
 	h.place()
 	return h
+}
+
+// first marks the key number k as seen and reports whether it was not yet.
+func first(seen *uint8, k uint) bool {
+	was := *seen&(1<<k) != 0
+	*seen |= 1 << k
+	return !was
 }
 
 // place sets the item's file and index from its annotations: kpt's
@@ -151,17 +167,26 @@ func readMetadata(md *yaml.Node, h *Header) {
 	if md.Kind != yaml.MappingNode {
 		return
 	}
+	var seen uint8
 	c := md.Content
 	for i := 0; i+1 < len(c); i += 2 {
 		switch c[i].Value {
 		case "name":
-			h.Name = scalarValue(c[i+1])
+			if first(&seen, 0) {
+				h.Name = scalarValue(c[i+1])
+			}
 		case "namespace":
-			h.Namespace = scalarValue(c[i+1])
+			if first(&seen, 1) {
+				h.Namespace = scalarValue(c[i+1])
+			}
 		case "labels":
-			h.Labels = stringMap(c[i+1])
+			if first(&seen, 2) {
+				h.Labels = stringMap(c[i+1])
+			}
 		case "annotations":
-			h.Annotations = stringMap(c[i+1])
+			if first(&seen, 3) {
+				h.Annotations = stringMap(c[i+1])
+			}
 		}
 	}
 }
@@ -181,7 +206,7 @@ func stringMap(n *yaml.Node) map[string]string {
 	}
 	c := n.Content
 	m := make(map[string]string, len(c)/2)
-	for i := 0; i+1 < len(c); i += 2 {
+	for i := len(c)/2*2 - 2; i >= 0; i -= 2 { // backwards: the first of a key written twice counts
 		if c[i+1].Kind == yaml.ScalarNode {
 			m[c[i].Value] = c[i+1].Value
 		}

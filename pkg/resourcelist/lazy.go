@@ -243,8 +243,8 @@ func (sp *splitter) items(rl *ResourceList) bool {
 			return
 		}
 		nodes, ok := parseEntries(sp.src[e.start:e.end], int(e.line), 1)
-		if !ok {
-			bad[w] = true
+		if !ok || hasDuplicates(nodes[0]) {
+			bad[w] = true // parsed whole, which reports the duplicates
 			return
 		}
 		h := readHeader(yaml.NewRNode(nodes[0]), i)
@@ -279,7 +279,8 @@ func (sp *splitter) items(rl *ResourceList) bool {
 
 // rootValues parses every root key's value but the items', each on its
 // own, and keeps the functionConfig and the results. The list is read
-// whole (nil) when a key repeats, when it is not a ResourceList, or when a
+// whole (nil) when a key repeats (a root key, or a key of a mapping in a
+// value), when it is not a ResourceList, or when a
 // comment sits next to the functionConfig or the results (yaml.v3 may
 // attach it to their nodes).
 func (sp *splitter) rootValues(rl *ResourceList) bool {
@@ -301,7 +302,7 @@ func (sp *splitter) rootValues(rl *ResourceList) bool {
 			return false
 		}
 		v, ok := parseValue(sp.src[key.start:key.end], sp.keyLine[k])
-		if !ok {
+		if !ok || hasDuplicates(v) {
 			return false
 		}
 		switch key.name {

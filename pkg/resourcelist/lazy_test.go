@@ -42,7 +42,8 @@ func sameNodes(a, b *yaml.Node, path string) string {
 }
 
 // checkLazy reads in lazily and whole and fails on any difference: the
-// error, the headers, the functionConfig, the nodes, and the output of the
+// error (a refusal of duplicate keys included, which must be yaml.v3's),
+// the headers, the functionConfig, the nodes, and the output of the
 // same edits (none; then some items changed, deleted and added).
 func checkLazy(t *testing.T, in []byte) {
 	t.Helper()
@@ -51,6 +52,7 @@ func checkLazy(t *testing.T, in []byte) {
 	if fmt.Sprint(errLazy) != fmt.Sprint(errFull) {
 		t.Fatalf("errors differ: lazy %v, whole %v\ninput:\n%s", errLazy, errFull, in)
 	}
+	checkDuplicates(t, in, errFull)
 	if errFull != nil {
 		return
 	}
@@ -143,6 +145,8 @@ var lazySeeds = []string{
 	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- metadata:\n    name: late\n  spec:\n    a: 1\n  kind: K\n  apiVersion: v1\nresults:\n- message: earlier\n  severity: info\n",
 	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n",
 	`{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[{"apiVersion":"v1","kind":"A","metadata":{"name":"a"}}]}`,
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: A\n  spec: {a: 1, b: {c: 1, 'c': 2}}\n- kind: B\n  data:\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n    e: 5\n    f: 6\n    g: 7\n    h: 8\n    i: 9\n    \"a\": 10\n",
+	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: A\nfunctionConfig: {data: {x: 1, x: 2}}\nkind: ResourceList\n",
 }
 
 func TestLazy(t *testing.T) {

@@ -10,7 +10,9 @@ import (
 )
 
 // Parse reads a ResourceList. It fails only when the input is not YAML or not
-// a ResourceList; problems with single items are left to the functions.
+// a ResourceList, or when it writes a key twice in one mapping (a
+// *DuplicateKeysError, as yaml.v3 refuses it when it decodes into a Go
+// value); other problems with single items are left to the functions.
 //
 // The items are read lazily: Parse finds each item's entry and reads its
 // header with a light scan, and builds its nodes only when a function asks
@@ -57,6 +59,9 @@ func parseFull(in []byte) (rl *ResourceList, err error) {
 		default:
 			return nil, errors.New("the ResourceList's items is not a list")
 		}
+	}
+	if err := duplicateError(duplicateKeys(root)); err != nil {
+		return nil, err
 	}
 	rl.setRoot(rn.Field("functionConfig"), rn.Field("results"))
 	rl.layoutNodes()

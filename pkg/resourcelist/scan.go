@@ -61,30 +61,39 @@ type itemScan struct {
 	annots  []kv
 	hasLbl  bool
 	hasAnn  bool
-	seen    uint16 // header keys seen, by field: a second one is unsure
-	rootSet bool   // the item's mapping began
-	nodes   int    // how many nodes the entry has
+	rootSet bool // the item's mapping began
+	nodes   int  // how many nodes the entry has
 	// comment is set by a comment line after the last content line: a
 	// comment between two items, which yaml.v3 may attach to either.
 	comment bool
 	b       *builder // set when the scan builds the item's nodes
+	// keys are the keys of the mappings being read (scankeys.go), when
+	// scanning: building, the scan reads an entry it found without a key
+	// written twice.
+	keys *keyCheck
+	at   int // where the line being read starts in the list
 }
 
 // maxDepth bounds the nesting the scan follows.
 const maxDepth = 100
 
-func (s *itemScan) reset() {
+func (s *itemScan) reset(src []byte) {
 	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
 	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
-	s.hasLbl, s.hasAnn, s.seen, s.rootSet, s.comment, s.nodes = false, false, 0, false, false, 0
+	s.hasLbl, s.hasAnn, s.rootSet, s.comment, s.nodes = false, false, false, false, 0
+	if s.b == nil && s.keys == nil {
+		s.keys = &keyCheck{}
+	}
+	s.keys.reset(src)
 }
 
 // scan reads the entry src[start:end] whose dash is at column col, and
 // reports whether it is sure of it.
 func (s *itemScan) scan(src []byte, start, end, col int) bool {
-	s.reset()
+	s.reset(src)
 	for i, num := start, 0; i < end; num++ {
 		e, next := lineEnd(src[:end], i)
+		s.at = i
 		if s.b != nil {
 			s.b.newLine(src[i:e], i-start, s.b.first+num, next > e && src[next-1] == '\n')
 		}
@@ -223,7 +232,7 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 	if !ok || !t.key {
 		return false
 	}
-	return s.keyValue(line, t, top)
+	return s.keyValue(line, t)
 }
 
 // announce records a value announced at the end of a line (at k: its end
@@ -245,6 +254,9 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 		return false
 	}
 	fr := frame{indent: ind, seq: seq, f: f}
+	if !seq {
+		s.keys.begin()
+	}
 	if s.b != nil {
 		fr.node, fr.start = s.b.open(seq, false, ind)
 	}
@@ -256,6 +268,9 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 func (s *itemScan) pop() {
 	fr := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	if !fr.seq {
+		s.keys.end()
+	}
 	if s.b != nil {
 		s.b.close(fr.node, fr.start)
 	}
@@ -297,11 +312,12 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 	if !s.push(k, false, f) {
 		return false
 	}
-	return s.keyValue(line, t, s.stack[len(s.stack)-1])
+	return s.keyValue(line, t)
 }
 
-// keyValue reads what follows a key of the mapping m on its line.
-func (s *itemScan) keyValue(line []byte, t tok, m frame) bool {
+// keyValue reads what follows a key of the innermost mapping on its line.
+func (s *itemScan) keyValue(line []byte, t tok) bool {
+	m := s.stack[len(s.stack)-1]
 	f, ok := s.key(m.f, line, t)
 	if !ok {
 		return false

@@ -1,7 +1,5 @@
 package resourcelist
 
-import "bytes"
-
 // field is what part of an item's header a node is.
 type field uint8
 
@@ -50,16 +48,24 @@ func child(f field, key []byte) field {
 	return fOther
 }
 
-// key records a key of a mapping that is field f and returns its value's
-// field. A header key seen twice makes the scan unsure (kyaml and the
-// header read would have to agree on which one counts).
+// key records a key of the innermost mapping, which is field f, and
+// returns its value's field. A key the mapping had already makes the scan
+// unsure.
 func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 	s.nodes++
 	if len(line[t.start:t.end]) > 1000 {
 		return 0, false // yaml.v3 takes no longer implicit keys
 	}
+	if kc := s.keys; kc != nil {
+		if t.escaped && !kc.uniqueEscaped(line, t) || !t.escaped && !kc.unique(line[t.start:t.end], uint32(s.at+t.start)) {
+			return 0, false
+		}
+	}
 	switch f {
 	case fRoot, fMetadata:
+		if !t.escaped { // its value is its text
+			return child(f, line[t.start:t.end]), s.b == nil || s.b.scalar(t)
+		}
 		mark := len(s.text)
 		sp, ok := s.decode(line, t)
 		if !ok {
@@ -67,12 +73,6 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 		}
 		c := child(f, s.text[sp.start:sp.end])
 		s.text = s.text[:mark]
-		if c != fOther {
-			if s.seen&(1<<c) != 0 {
-				return 0, false
-			}
-			s.seen |= 1 << c
-		}
 		return c, s.b == nil || s.b.scalar(t)
 	case fLabels, fAnnotations:
 		sp, ok := s.decode(line, t)
@@ -83,13 +83,7 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 		if f == fAnnotations {
 			list = &s.annots
 		}
-		k := s.text[sp.start:sp.end]
-		for _, e := range *list {
-			if s.sameKey(e.k, k) {
-				return 0, false
-			}
-		}
-		if st, ok := staticKey(k); ok {
+		if st, ok := staticKey(s.text[sp.start:sp.end]); ok {
 			s.text, sp = s.text[:sp.start], st
 		}
 		*list = append(*list, kv{k: sp})
@@ -178,12 +172,4 @@ func isNull(v []byte) bool {
 		return true
 	}
 	return false
-}
-
-// sameKey reports whether a key the scan recorded is k.
-func (s *itemScan) sameKey(sp span, k []byte) bool {
-	if sp.start&static != 0 {
-		return staticKeys[sp.start&^static] == string(k)
-	}
-	return bytes.Equal(s.text[sp.start:sp.end], k)
 }

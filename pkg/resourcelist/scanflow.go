@@ -37,6 +37,19 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 	if k < len(line) && line[k] == closer {
 		return k + 1, true
 	}
+	if !isMap {
+		return s.flowEntries(line, k, closer, f, false, depth)
+	}
+	s.keys.begin()
+	end, ok := s.flowEntries(line, k, closer, f, true, depth)
+	s.keys.end()
+	return end, ok
+}
+
+// flowEntries reads the entries of a flow collection from line[k] to its
+// closer and returns where it ends: the pairs of a mapping that is field
+// f, or the nodes of a sequence.
+func (s *itemScan) flowEntries(line []byte, k int, closer byte, f field, isMap bool, depth int) (int, bool) {
 	for {
 		var ok bool
 		if isMap {

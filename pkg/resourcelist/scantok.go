@@ -124,26 +124,34 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 // decode appends a scalar's value to the scan's text and returns its span.
 func (s *itemScan) decode(line []byte, t tok) (span, bool) {
 	start := len(s.text)
-	raw := line[t.start:t.end]
-	switch {
-	case !t.escaped:
-		s.text = append(s.text, raw...)
-	case t.quote == '\'':
-		s.text = append(s.text, strings.ReplaceAll(string(raw), "''", "'")...)
-	default:
-		for i := 0; i < len(raw); i++ {
-			c := raw[i]
-			if c == '\\' {
-				i++
-				c = unescape(raw[i])
-			}
-			s.text = append(s.text, c)
-		}
+	if t.escaped {
+		s.text = appendScalar(s.text, line[t.start:t.end], t)
+	} else {
+		s.text = append(s.text, line[t.start:t.end]...)
 	}
 	if len(s.text) > 1<<31 {
 		return span{}, false
 	}
 	return span{uint32(start), uint32(len(s.text))}, true
+}
+
+// appendScalar appends the value of the scalar t, whose text is raw.
+func appendScalar(dst, raw []byte, t tok) []byte {
+	switch {
+	case !t.escaped:
+		return append(dst, raw...)
+	case t.quote == '\'':
+		return append(dst, strings.ReplaceAll(string(raw), "''", "'")...)
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '\\' {
+			i++
+			c = unescape(raw[i])
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // unescape returns the character a double-quoted escape stands for (one

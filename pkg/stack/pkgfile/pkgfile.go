@@ -17,6 +17,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // Encoding is a package file's encoding.
@@ -112,6 +114,7 @@ func decode(jsonnet Evaluator, name, shown string, data []byte) ([]*yaml.RNode, 
 
 // parse reads the documents of a YAML stream (JSON is one document); a
 // document that is a list holds resources, one that is a mapping is one.
+// A key written twice in a mapping is an error, as yaml.v3 has it.
 func parse(data []byte) (out []*yaml.RNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -122,7 +125,7 @@ func parse(data []byte) (out []*yaml.RNode, err error) {
 	for doc := 0; ; doc++ {
 		var n yaml.Node
 		if err := dec.Decode(&n); errors.Is(err, io.EOF) {
-			return out, nil
+			return out, kptpkg.DuplicateKeys(nil, out)
 		} else if err != nil {
 			return nil, err
 		}

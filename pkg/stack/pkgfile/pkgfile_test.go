@@ -35,6 +35,8 @@ var files = fstest.MapFS{
 	"pkg.jsonnet": {Data: []byte(`local influx = import 'lib/influx.libsonnet';
 [influx.label('label-%d' % i, '#eee888') for i in [1, 2]]`)},
 	"scalar.yaml":     {Data: []byte("just text\n")},
+	"dup.yaml":        {Data: []byte(labelYAML + "---\n- kind: Bucket\n  metadata: {name: b}\n  spec: {a: 1, a: 2}\n")},
+	"dup.json":        {Data: []byte("[{\"kind\": \"Label\",\n  \"metadata\": {\"name\": \"l\"},\n  \"kind\": \"Bucket\"}]")},
 	"mixed.json":      {Data: []byte(`[{"kind": "Label"}, 3]`)},
 	"broken.json":     {Data: []byte(`[{"kind": `)},
 	"error.jsonnet":   {Data: []byte(`error 'no package here'`)},
@@ -54,6 +56,8 @@ func TestConvert(t *testing.T) {
 		{file: "pkg.jsonnet", want: labelYAML + "---\n" + strings.ReplaceAll(labelYAML, "label-1", "label-2")},
 		{file: "scalar.yaml", err: `cannot read scalar.yaml as yaml: document 0 is the scalar "just text": want a resource (a mapping) or a list of them`},
 		{file: "mixed.json", err: `cannot read mixed.json as json: document 0: element 1 is the scalar "3", not a resource (a mapping)`},
+		{file: "dup.yaml", err: `cannot read dup.yaml as yaml: Bucket/b: line 10: mapping key "a" already defined at line 10`},
+		{file: "dup.json", err: `cannot read dup.json as json: Label/l: line 3: mapping key "kind" already defined at line 1`},
 		{file: "broken.json", err: "cannot read broken.json as json: yaml: line 1: did not find expected node content"},
 		{file: "error.jsonnet", err: "cannot evaluate error.jsonnet: RUNTIME ERROR: no package here"},
 		{file: "escape.jsonnet", err: `cannot evaluate escape.jsonnet: RUNTIME ERROR: cannot import "../secret.libsonnet": it is outside the package`},
