@@ -7,25 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
-
-// Read reads the package tree in dir (see kptpkg.Read).
-func Read(dir string) (kptpkg.Files, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	files, err := kptpkg.Read(root.FS())
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", dir, err)
-	}
-	return files, nil
-}
 
 // Write makes the package folder dir hold files where it held old (both
 // relative to dir), in place: every file that is new or whose bytes changed

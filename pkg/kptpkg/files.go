@@ -1,8 +1,10 @@
 package kptpkg
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"path"
@@ -39,30 +41,98 @@ func IsResource(p string) bool {
 // without following links, so that none can lead out of the package.
 var ErrSymlink = errors.New("is a symbolic link: kpt packages are read without following links")
 
+// MaxDepth is how many folders deep a package's files may lie: a folder
+// nested deeper is refused (ErrTooDeep) before it is opened. kpt sets no
+// bound; 256 levels is far beyond any real package, and keeps what a
+// hostile tree costs (paths, opens) small.
+const MaxDepth = 256
+
+// ErrTooDeep is returned for a folder nested deeper than MaxDepth.
+var ErrTooDeep = fmt.Errorf("kptkit reads a package at most %d folders deep", MaxDepth)
+
 // Read reads every file of the package tree below the root of fsys, as `kpt
 // pkg get` copies a package: all files, whatever their kind, subpackages
-// included; .git folders are left out. A symbolic link is an error.
-func Read(fsys fs.FS) (Files, error) {
+// included; .git folders are left out. A symbolic link is an error, and so
+// is a folder nested deeper than MaxDepth.
+//
+// Each folder is read through fs.Sub of its parent, so every call names one
+// path segment: an fs.FS whose Sub opens the folder from its parent (see
+// internal/pkgfs) reads a tree with one open per folder and file, however
+// deep. A sub FS that is an io.Closer is closed once its folder is read.
+func Read(fsys fs.FS) (Files, error) { return read(fsys, MaxDepth) }
+
+func read(fsys fs.FS, maxDepth int) (Files, error) {
 	files := Files{}
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			return err
-		case d.Type()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s %w", p, ErrSymlink)
-		case d.IsDir() && d.Name() == ".git":
-			return fs.SkipDir
-		case !d.Type().IsRegular():
-			return nil
-		}
-		b, err := fs.ReadFile(fsys, p)
-		files[p] = b
-		return err
-	})
-	if err != nil {
+	if err := readFolder(fsys, "", 0, maxDepth, files); err != nil {
 		return nil, err
 	}
 	return files, nil
+}
+
+// readFolder reads the folder fsys is, at path dir of the tree (depth
+// folders down), into files.
+func readFolder(fsys fs.FS, dir string, depth, maxDepth int, files Files) error {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return at(dir, err)
+	}
+	for _, d := range entries {
+		p := d.Name()
+		if dir != "" {
+			p = dir + "/" + p
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s %w", p, ErrSymlink)
+		case d.IsDir() && d.Name() == ".git":
+		case d.IsDir():
+			if depth+1 > maxDepth {
+				return fmt.Errorf("folder %s is %d levels deep: %w", Abbreviate(p), depth+1, ErrTooDeep)
+			}
+			if err := readSub(fsys, d.Name(), p, depth+1, maxDepth, files); err != nil {
+				return err
+			}
+		case d.Type().IsRegular():
+			b, err := fs.ReadFile(fsys, d.Name())
+			if err != nil {
+				return at(p, err)
+			}
+			files[p] = b
+		}
+	}
+	return nil
+}
+
+// readSub reads the folder name of fsys (at path p of the tree).
+func readSub(fsys fs.FS, name, p string, depth, maxDepth int, files Files) error {
+	sub, err := fs.Sub(fsys, name)
+	if err != nil {
+		return at(p, err)
+	}
+	if c, ok := sub.(io.Closer); ok {
+		defer c.Close()
+	}
+	return readFolder(sub, p, depth, maxDepth, files)
+}
+
+// at names the path of the tree in a file system's error, which names the
+// path relative to the folder it was asked of.
+func at(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: cmp.Or(p, "."), Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", cmp.Or(p, "."), err)
+}
+
+// Abbreviate shortens a long path for a message: its first two and last
+// segments, and how many lie between.
+func Abbreviate(p string) string {
+	segs := strings.Split(p, "/")
+	if len(segs) <= 5 {
+		return p
+	}
+	return fmt.Sprintf("%s/%s/(%d more)/%s", segs[0], segs[1], len(segs)-3, segs[len(segs)-1])
 }
 
 // Sub returns the files below dir, with paths relative to it.
