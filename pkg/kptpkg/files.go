@@ -50,6 +50,19 @@ const MaxDepth = 256
 // ErrTooDeep is returned for a folder nested deeper than MaxDepth.
 var ErrTooDeep = fmt.Errorf("kptkit reads a package at most %d folders deep", MaxDepth)
 
+// MaxSteps is how many functions a Kptfile's pipeline may hold (mutators
+// and validators together): a Kptfile with more is refused before any
+// runs. kpt sets no bound; each step is given every item of its package,
+// the Kptfile among them, so a pipeline's cost grows with its length times
+// the Kptfile's, and 1,000 steps is far beyond any real package.
+const MaxSteps = 1000
+
+// TooManySteps says why a pipeline of n functions (more than MaxSteps) is
+// refused: "1001 functions, more than the 1000 ...".
+func TooManySteps(n int) string {
+	return fmt.Sprintf("%d functions, more than the %d kptkit runs from one Kptfile", n, MaxSteps)
+}
+
 // Read reads every file of the package tree below the root of fsys, as `kpt
 // pkg get` copies a package: all files, whatever their kind, subpackages
 // included; .git folders are left out. A symbolic link is an error, and so

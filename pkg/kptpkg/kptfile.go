@@ -2,25 +2,11 @@ package kptpkg
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
-
-// MaxSteps is how many functions a Kptfile's pipeline may hold (mutators
-// and validators together): a Kptfile with more is refused before any
-// runs. kpt sets no bound; each step is given every item of its package,
-// the Kptfile among them, so a pipeline's cost grows with its length times
-// the Kptfile's, and 1,000 steps is far beyond any real package.
-const MaxSteps = 1000
-
-// TooManySteps says why a pipeline of n functions (more than MaxSteps) is
-// refused: "1001 functions, more than the 1000 ...".
-func TooManySteps(n int) string {
-	return fmt.Sprintf("%d functions, more than the %d kptkit runs from one Kptfile", n, MaxSteps)
-}
 
 // KptfileOrder is the order of a Kptfile's top-level fields as kpt writes
 // them.
