@@ -3,6 +3,7 @@ package kptpkg
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -52,20 +53,23 @@ const parallelFiles = 8
 // ResourcePaths returns the paths (relative to the tree's root, in kpt's
 // order) of the files Resources reads for the package at dir: its resource
 // files that .krmignore does not leave out, and with deep its subpackages'.
+// Each call looks at every file: ask a Layout many questions.
 func (f Files) ResourcePaths(dir string, deep bool) []string {
 	return f.Layout().ResourcePaths(dir, deep)
 }
 
 // ResourcePaths returns the paths of the files Resources reads for the
 // package at dir, as Files.ResourcePaths: only the files below dir are
-// looked at.
+// looked at (with deep), or the package's own (without).
 func (l *Layout) ResourcePaths(dir string, deep bool) []string {
+	if !deep {
+		return slices.Clone(l.own[dir])
+	}
 	var out []string
 	for _, p := range l.below(dir) {
-		if !IsResource(p) || l.ignored[p] || (!deep && l.folders[dirOf(p)] != dir) {
-			continue
+		if IsResource(p) && !l.ignored[p] {
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	return out
 }

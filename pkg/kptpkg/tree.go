@@ -53,7 +53,8 @@ func ComparePaths(a, b string) int {
 }
 
 // Subpackages returns the packages directly below dir (relative to the
-// tree's root): those whose nearest enclosing package is dir.
+// tree's root): those whose nearest enclosing package is dir. Each call
+// looks at every file: ask a Layout many questions.
 func (f Files) Subpackages(dir string) []string { return f.Layout().Subpackages(dir) }
 
 // PackageOf returns the package a file belongs to: the nearest folder above
@@ -82,6 +83,7 @@ type Layout struct {
 	paths   []string            // every file, in kpt's order
 	pkgs    []string            // as Packages
 	subs    map[string][]string // a package → the packages directly below it
+	own     map[string][]string // a package → its resource files, in kpt's order
 	folders map[string]string   // a folder → the package it belongs to
 	ignored map[string]bool     // the files .krmignore leaves out
 }
@@ -90,13 +92,17 @@ type Layout struct {
 func (f Files) Layout() *Layout {
 	ig := f.ignorer()
 	l := &Layout{files: f, paths: f.Paths(), pkgs: ig.pkgs, subs: map[string][]string{},
-		folders: ig.folders, ignored: map[string]bool{}}
+		own: map[string][]string{}, folders: ig.folders, ignored: map[string]bool{}}
 	if _, ok := f[kptfile.FileName]; !ok {
 		l.pkgs = l.pkgs[1:]
 	}
 	for _, p := range l.paths {
-		if ig.ignored(p) {
+		switch {
+		case ig.ignored(p):
 			l.ignored[p] = true
+		case IsResource(p):
+			pkg := ig.packageOf(dirOf(p))
+			l.own[pkg] = append(l.own[pkg], p)
 		}
 	}
 	for _, d := range l.pkgs {
@@ -196,10 +202,26 @@ func (f Files) ignorer() *ignorer {
 	for _, d := range ig.pkgs {
 		ig.folders[d] = d
 		if b, ok := f[path.Join(d, IgnoreFile)]; ok {
-			ig.matchers[d] = gitignore.NewGitIgnoreFromReader("/"+d, bytes.NewReader(b))
+			ig.matchers[d] = gitignore.NewGitIgnoreFromReader("/"+d, bytes.NewReader(matchable(b)))
 		}
 	}
 	return ig
+}
+
+// matchable leaves out of a .krmignore the lines that name no path ("!",
+// "/", "!/"), on which the matcher kpt and kptkit use panics; git matches
+// nothing with them.
+func matchable(b []byte) []byte {
+	lines := bytes.Split(b, []byte("\n"))
+	kept := lines[:0]
+	for _, l := range lines {
+		t := bytes.Trim(l, " ")
+		p := bytes.TrimPrefix(bytes.TrimPrefix(t, []byte("!")), []byte("/"))
+		if len(t) == 0 || t[0] == '#' || len(p) > 0 {
+			kept = append(kept, l)
+		}
+	}
+	return bytes.Join(kept, []byte("\n"))
 }
 
 // packageOf returns the package the folder dir belongs to, remembering it
