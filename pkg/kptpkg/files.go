@@ -65,8 +65,9 @@ func TooManySteps(n int) string {
 
 // Read reads every file of the package tree below the root of fsys, as `kpt
 // pkg get` copies a package: all files, whatever their kind, subpackages
-// included; .git folders are left out. A symbolic link is an error, and so
-// is a folder nested deeper than MaxDepth.
+// included; .git folders are left out, and so are .git files (the link of
+// a submodule or a worktree to its repository). A symbolic link is an
+// error, and so is a folder nested deeper than MaxDepth.
 //
 // Each folder is read through fs.Sub of its parent, so every call names one
 // path segment: an fs.FS whose Sub opens the folder from its parent (see
@@ -97,7 +98,7 @@ func readFolder(fsys fs.FS, dir string, depth, maxDepth int, files Files) error 
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s %w", p, ErrSymlink)
-		case d.IsDir() && d.Name() == ".git":
+		case d.Name() == ".git": // a repository, or a submodule's or worktree's link to one
 		case d.IsDir():
 			if depth+1 > maxDepth {
 				return fmt.Errorf("folder %s is %d levels deep: %w", Abbreviate(p), depth+1, ErrTooDeep)
