@@ -2,6 +2,7 @@ package kptpkg_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -373,4 +374,39 @@ func TestKrmignoreWithoutPaths(t *testing.T) {
 	if diff := cmp.Diff([]string{"Kptfile", "y.yaml"}, f.ResourcePaths("", true)); diff != "" {
 		t.Errorf("ResourcePaths (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzRead: any tree (one path a line) is read as its files, .git left
+// out, never a panic.
+func FuzzRead(f *testing.F) {
+	f.Add("Kptfile\na/b.yaml\na/.git/config\n.git\nc/d/e/f.yaml\n")
+	f.Fuzz(func(t *testing.T, lines string) {
+		fsys, want := fstest.MapFS{}, kptpkg.Files{}
+		for _, p := range strings.Split(lines, "\n") {
+			if !fs.ValidPath(p) || p == "." {
+				continue
+			}
+			fsys[p] = &fstest.MapFile{Data: []byte(p)}
+		}
+		for p := range fsys {
+			for d := path.Dir(p); d != "."; d = path.Dir(d) {
+				if fsys[d] != nil {
+					t.Skip("a path is both a file and a folder")
+				}
+			}
+			if !slices.Contains(strings.Split(p, "/"), ".git") {
+				want[p] = []byte(p)
+			}
+		}
+		got, err := kptpkg.Read(fsys)
+		if err != nil {
+			if !errors.Is(err, kptpkg.ErrTooDeep) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 }

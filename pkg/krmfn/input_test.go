@@ -117,3 +117,20 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// FuzzParseSize: any text is a size or an error, never a panic; a size
+// written out reads back as itself.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"256Mi", "1GiB", "512M", "0", "-1", "9223372036854775807", "8Ei", " 3 kb "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := krmfn.ParseSize(s)
+		if err != nil {
+			return
+		}
+		if back, err := krmfn.ParseSize(n.String()); err != nil || back != n {
+			t.Errorf("ParseSize(%q) = %d, written %q, read back %d (%v)", s, n, n.String(), back, err)
+		}
+	})
+}
