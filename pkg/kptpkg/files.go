@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"path"
@@ -67,66 +66,34 @@ func TooManySteps(n int) string {
 // pkg get` copies a package: all files, whatever their kind, subpackages
 // included; .git folders are left out, and so are .git files (the link of
 // a submodule or a worktree to its repository). A symbolic link is an
-// error, and so is a folder nested deeper than MaxDepth.
-//
-// Each folder is read through fs.Sub of its parent, so every call names one
-// path segment: an fs.FS whose Sub opens the folder from its parent (see
-// internal/pkgfs) reads a tree with one open per folder and file, however
-// deep. A sub FS that is an io.Closer is closed once its folder is read.
+// error, and so is a folder nested deeper than MaxDepth. The tree is
+// walked with Walk: an fs.FS whose Sub opens a folder from its parent
+// (internal/pkgfs's) reads it with one open per folder and file, however
+// deep.
 func Read(fsys fs.FS) (Files, error) { return read(fsys, MaxDepth) }
 
 func read(fsys fs.FS, maxDepth int) (Files, error) {
 	files := Files{}
-	if err := readFolder(fsys, "", 0, maxDepth, files); err != nil {
-		return nil, err
-	}
-	return files, nil
-}
-
-// readFolder reads the folder fsys is, at path dir of the tree (depth
-// folders down), into files.
-func readFolder(fsys fs.FS, dir string, depth, maxDepth int, files Files) error {
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return at(dir, err)
-	}
-	for _, d := range entries {
-		p := d.Name()
-		if dir != "" {
-			p = dir + "/" + p
-		}
+	err := walk(fsys, "", 0, maxDepth, func(p string, d fs.DirEntry, dir fs.FS) error {
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s %w", p, ErrSymlink)
-		case d.Name() == ".git": // a repository, or a submodule's or worktree's link to one
-		case d.IsDir():
-			if depth+1 > maxDepth {
-				return fmt.Errorf("folder %s is %d levels deep: %w", Abbreviate(p), depth+1, ErrTooDeep)
-			}
-			if err := readSub(fsys, d.Name(), p, depth+1, maxDepth, files); err != nil {
-				return err
-			}
-		case d.Type().IsRegular():
-			b, err := fs.ReadFile(fsys, d.Name())
-			if err != nil {
-				return at(p, err)
-			}
-			files[p] = b
+		case d.Name() == ".git" && d.IsDir():
+			return fs.SkipDir
+		case d.Name() == ".git" || !d.Type().IsRegular():
+			return nil // a submodule's or a worktree's link to its repository, or no file
 		}
-	}
-	return nil
-}
-
-// readSub reads the folder name of fsys (at path p of the tree).
-func readSub(fsys fs.FS, name, p string, depth, maxDepth int, files Files) error {
-	sub, err := fs.Sub(fsys, name)
+		b, err := fs.ReadFile(dir, d.Name())
+		if err != nil {
+			return at(p, err)
+		}
+		files[p] = b
+		return nil
+	})
 	if err != nil {
-		return at(p, err)
+		return nil, err
 	}
-	if c, ok := sub.(io.Closer); ok {
-		defer c.Close()
-	}
-	return readFolder(sub, p, depth, maxDepth, files)
+	return files, nil
 }
 
 // at names the path of the tree in a file system's error, which names the
@@ -137,16 +104,6 @@ func at(p string, err error) error {
 		return &fs.PathError{Op: pe.Op, Path: cmp.Or(p, "."), Err: pe.Err}
 	}
 	return fmt.Errorf("%s: %w", cmp.Or(p, "."), err)
-}
-
-// Abbreviate shortens a long path for a message: its first two and last
-// segments, and how many lie between.
-func Abbreviate(p string) string {
-	segs := strings.Split(p, "/")
-	if len(segs) <= 5 {
-		return p
-	}
-	return fmt.Sprintf("%s/%s/(%d more)/%s", segs[0], segs[1], len(segs)-3, segs[len(segs)-1])
 }
 
 // Sub returns the files below dir, with paths relative to it.
