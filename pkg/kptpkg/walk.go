@@ -71,6 +71,21 @@ func walkSub(fsys fs.FS, name, p string, depth, maxDepth int, fn WalkFunc) error
 	return walk(sub, p, depth, maxDepth, fn)
 }
 
+// CheckDepth refuses the path of a file that lies deeper than MaxDepth
+// folders, as Walk refuses such a folder (and in its words): for a tree
+// read otherwise than through Walk (a git tree).
+func CheckDepth(p string) error {
+	i, depth := 0, 0
+	for depth <= MaxDepth {
+		j := strings.IndexByte(p[i:], '/')
+		if j < 0 {
+			return nil
+		}
+		i, depth = i+j+1, depth+1
+	}
+	return fmt.Errorf("folder %s is %d levels deep: %w", Abbreviate(p[:i-1]), depth, ErrTooDeep)
+}
+
 // Abbreviate shortens a long path for a message: its first two and last
 // segments, and how many lie between.
 func Abbreviate(p string) string {

@@ -54,3 +54,22 @@ func TestWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDepth: a file 256 folders down passes, one 257 down is refused
+// in Walk's words, whatever lies below.
+func TestCheckDepth(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, p := range []string{"a.yaml", strings.Repeat("d/", kptpkg.MaxDepth) + "x.yaml", strings.Repeat("d/", kptpkg.MaxDepth+1) + "x.yaml", strings.Repeat("d/", 5000) + "x.yaml"} {
+		err := kptpkg.CheckDepth(p)
+		if err == nil {
+			got = append(got, "ok")
+			continue
+		}
+		got = append(got, err.Error())
+	}
+	tooDeep := "folder d/d/(254 more)/d is 257 levels deep: kptkit reads a package at most 256 folders deep"
+	if diff := cmp.Diff([]string{"ok", "ok", tooDeep, tooDeep}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
