@@ -1,7 +1,10 @@
 package kptpkg_test
 
 import (
+	"errors"
 	"io/fs"
+	"path"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -28,7 +31,9 @@ func TestWalk(t *testing.T) {
 	}{
 		{"too deep", func(string, fs.DirEntry) bool { return false }, nil,
 			"folder d/d/(254 more)/d is 257 levels deep: kptkit reads a package at most 256 folders deep"},
-		{"skips", func(p string, d fs.DirEntry) bool { return p == "a/skip" || p == "k/2" || (d.IsDir() && d.Name() == "d") },
+		{"skips", func(p string, d fs.DirEntry) bool {
+			return p == "a/skip" || p == "k/2" || (d.IsDir() && d.Name() == "d")
+		},
 			[]string{"Kptfile", "a", "a/b.yaml", "a/skip", "a/z.yaml", "d", "k", "k/1", "k/2"}, ""},
 	} {
 		var got []string
@@ -72,4 +77,39 @@ func TestCheckDepth(t *testing.T) {
 	if diff := cmp.Diff([]string{"ok", "ok", tooDeep, tooDeep}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// FuzzRead: any tree (one path a line) is read as its files, .git left
+// out, never a panic.
+func FuzzRead(f *testing.F) {
+	f.Add("Kptfile\na/b.yaml\na/.git/config\n.git\nc/d/e/f.yaml\n")
+	f.Fuzz(func(t *testing.T, lines string) {
+		fsys, want := fstest.MapFS{}, kptpkg.Files{}
+		for _, p := range strings.Split(lines, "\n") {
+			if !fs.ValidPath(p) || p == "." {
+				continue
+			}
+			fsys[p] = &fstest.MapFile{Data: []byte(p)}
+		}
+		for p := range fsys {
+			for d := path.Dir(p); d != "."; d = path.Dir(d) {
+				if fsys[d] != nil {
+					t.Skip("a path is both a file and a folder")
+				}
+			}
+			if !slices.Contains(strings.Split(p, "/"), ".git") {
+				want[p] = []byte(p)
+			}
+		}
+		got, err := kptpkg.Read(fsys)
+		if err != nil {
+			if !errors.Is(err, kptpkg.ErrTooDeep) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 }
