@@ -104,6 +104,8 @@ func usage() string {
 Usage:
   kptkit <function> [--help | --version]
                                run a function: ResourceList on stdin, ResourceList on stdout
+  kptkit <function> --max-input SIZE
+                               read at most SIZE on stdin (default 256MiB; 0 for no limit)
   kptkit <command> <subcommand> [flags] [arguments]
   kptkit <command> --help      a command's subcommands; <subcommand> --help for its flags
   kptkit version               print the module version and VCS revision of this build
