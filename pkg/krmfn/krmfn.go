@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -105,6 +106,12 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "%s: cannot read stdin: %v\n", f.Name, err)
 		return 1
 	}
+	if len(in) >= 1<<20 {
+		// A big input: hold the collector to a ceiling that follows it,
+		// so that the peak stays within a few times the input whenever
+		// the collector would otherwise run late (BigInputLimit).
+		debug.SetMemoryLimit(BigInputLimit(len(in)))
+	}
 	rl := run(f, in, env)
 	if len(in) >= 1<<20 {
 		// What the function read and dropped is garbage now: collect it
@@ -124,6 +131,14 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 	io.WriteString(stderr, Stderr(f, results))
 	return 1
 }
+
+// BigInputLimit is the soft memory limit a function binary runs with over
+// an input of n bytes (1 MiB or more): five halves of the input, which a
+// function holds at most once besides the input itself and its output,
+// and 32 MiB for the rest. Go's collector keeps the heap under it by
+// collecting sooner, never by failing: a function that needs more runs
+// on, collecting often.
+func BigInputLimit(n int) int64 { return int64(n)*5/2 + 32<<20 }
 
 // Stderr is what a function's binary writes on stderr for its results: a
 // line for each error.
