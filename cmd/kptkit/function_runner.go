@@ -65,38 +65,48 @@ type functionRunnerFlags struct {
 	prefixes listFlag
 	execFor  *pairFlag
 	limits   *limitFlags
+	listen   string // where to listen: --address, or :--port
 }
 
 func runFunctionRunner(c *call, args []string) error {
-	fs := c.flags()
-	f := functionRunnerFlags{execFor: newPairFlag("IMAGE=PATH"), maxSize: fnrunner.DefaultMaxMessageSize}
-	fs.IntVar(&f.port, "port", 9445, "listen on `PORT` of every address")
-	fs.StringVar(&f.address, "address", "", "listen on `HOST:PORT` instead of --port")
-	fs.StringVar(&f.fallback, "fallback", "", "send the calls for other images to Porch's function runner at `HOST:PORT`")
-	fs.Var(&f.maxSize, "max-request-body-size", "the largest request and answer, `SIZE` such as 6MiB or 6291456 (Porch's flag; keep it in sync with porch-server's)")
-	fs.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "`N` calls run at once; others wait for a slot")
-	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
-	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
-	f.limits = addStepLimits(fs)
-	if err := c.parse(fs, args, 0); err != nil {
-		return err
-	}
-	addr, err := f.listenAddress(fs)
+	f, err := parseFunctionRunner(c, args)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	srv, err := newFunctionRunner(f, c.stderr)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	lis, err := net.Listen("tcp", addr)
+	lis, err := net.Listen("tcp", f.listen)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", addr, err)
+		return fmt.Errorf("cannot listen on %s: %w", f.listen, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	return srv.Serve(ctx, lis)
+}
+
+// parseFunctionRunner reads the flags; mistakes are usage errors.
+func parseFunctionRunner(c *call, args []string) (functionRunnerFlags, error) {
+	fs := c.flags()
+	f := functionRunnerFlags{execFor: newPairFlag("IMAGE=PATH"), maxSize: fnrunner.DefaultMaxMessageSize}
+	fs.IntVar(&f.port, "port", 9445, "listen on `PORT` of every address")
+	fs.StringVar(&f.address, "address", "", "listen on `HOST:PORT` instead of --port")
+	fs.StringVar(&f.fallback, "fallback", "", "send the calls for other images to Porch's function runner at `HOST:PORT`")
+	fs.Var(&f.maxSize, "max-request-body-size", "the largest request and answer, `SIZE` such as 6MiB or 6291456 (Porch's flag; keep it in sync with porch-server's)")
+	fs.IntVar(&f.jobs, "jobs", 0, "`N` calls run at once; others wait for a slot (default: the number of cores)")
+	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
+	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
+	f.limits = addStepLimits(fs)
+	if err := c.parse(fs, args, 0); err != nil {
+		return f, err
+	}
+	var err error
+	if f.listen, err = f.listenAddress(fs); err != nil {
+		return f, usageError{err}
+	}
+	return f, f.check()
 }
 
 // listenAddress is where to listen: --address, or --port on every
@@ -115,20 +125,27 @@ func (f functionRunnerFlags) listenAddress(fs *flag.FlagSet) (string, error) {
 	return ":" + strconv.Itoa(f.port), nil
 }
 
-// newFunctionRunner checks the flags and makes the server: kptkit's
-// runtime as kptkit render builds it, without exec: entries and container
-// engines (a call names an image, and the server runs no containers).
-func newFunctionRunner(f functionRunnerFlags, log io.Writer) (*fnrunner.Server, error) {
-	limits, err := f.limits.limits()
-	if err != nil {
-		return nil, usageError{err}
+// check refuses the flags' values that make no server.
+func (f *functionRunnerFlags) check() error {
+	if _, err := f.limits.limits(); err != nil {
+		return usageError{err}
 	}
 	switch {
-	case f.jobs < 1:
-		return nil, usageErrorf("--jobs %d: want at least 1", f.jobs)
-	case f.maxSize < 1 || f.maxSize > 1<<31-1:
-		return nil, usageErrorf("--max-request-body-size %s: want from 1 byte to 2GiB", f.maxSize)
+	case f.jobs < 0:
+		return usageErrorf("--jobs %d: want a number of calls, or 0 for the number of cores", f.jobs)
+	case f.maxSize < 1 || f.maxSize >= 2<<30:
+		return usageErrorf("--max-request-body-size %s: want at least 1 byte and less than 2GiB", f.maxSize)
+	case f.jobs == 0:
+		f.jobs = runtime.NumCPU()
 	}
+	return nil
+}
+
+// newFunctionRunner makes the server of the flags: kptkit's runtime as
+// kptkit render builds it, without exec: entries and container engines (a
+// call names an image, and the server runs no containers).
+func newFunctionRunner(f functionRunnerFlags, log io.Writer) (*fnrunner.Server, error) {
+	limits, _ := f.limits.limits()
 	env := isolate()
 	exe := self()
 	ex := &fnexec.Exec{Functions: registry, Env: env, Limits: limits, Self: exe}
