@@ -49,10 +49,12 @@ The answer is what the function's binary writes: the ResourceList and its
 stderr; a function that exits non-zero fails the call (INTERNAL, with its
 results and stderr, in the words of Porch's function wrapper). Calls run in
 parallel up to --jobs; others wait for a slot until their deadline. Each
-runs within the caller's deadline and --step-timeout, --step-memory (a call
-past its deadline keeps its slot until its function ends; the health
-service says NOT_SERVING while every slot is so held). On SIGTERM the
-server takes no new call and lets those in flight end for up to 25s.
+runs within the caller's deadline and --step-timeout, --step-memory: a call
+whose caller is gone keeps its slot until its function ends (a process is
+killed at --step-timeout; kptkit's functions and the built-ins in this
+process are abandoned there), and the health service says NOT_SERVING
+while every slot is so held. On SIGTERM the server takes no new call, says
+NOT_SERVING and lets the calls in flight end for up to 25s.
 `
 
 // functionRunnerFlags are kptkit function-runner's flags.
@@ -95,7 +97,7 @@ func parseFunctionRunner(c *call, args []string) (functionRunnerFlags, error) {
 	fs.StringVar(&f.address, "address", "", "listen on `HOST:PORT` instead of --port")
 	fs.StringVar(&f.fallback, "fallback", "", "send the calls for other images to Porch's function runner at `HOST:PORT`")
 	fs.Var(&f.maxSize, "max-request-body-size", "the largest request and answer, `SIZE` such as 6MiB or 6291456 (Porch's flag; keep it in sync with porch-server's)")
-	fs.IntVar(&f.jobs, "jobs", 0, "`N` calls run at once; others wait for a slot (default: the number of cores)")
+	fs.IntVar(&f.jobs, "jobs", 0, "`N` calls run at once; others wait for a slot (default: the cores this process may use, as GOMAXPROCS: a container's CPU limit counts)")
 	fs.Var(&f.prefixes, "builtin-prefix", "an image `PREFIX` (such as ghcr.io/me/kptkit) whose <prefix>/<function> images are kptkit's functions (repeatable)")
 	fs.Var(f.execFor, "exec-for", "run `IMAGE=PATH`: the image (with a tag, or any tag) with the binary PATH instead (repeatable)")
 	f.limits = addStepLimits(fs)
@@ -132,11 +134,11 @@ func (f *functionRunnerFlags) check() error {
 	}
 	switch {
 	case f.jobs < 0:
-		return usageErrorf("--jobs %d: want a number of calls, or 0 for the number of cores", f.jobs)
+		return usageErrorf("--jobs %d: want a number of calls, or 0 for the cores this process may use", f.jobs)
 	case f.maxSize < 1 || f.maxSize >= 2<<30:
 		return usageErrorf("--max-request-body-size %s: want at least 1 byte and less than 2GiB", f.maxSize)
 	case f.jobs == 0:
-		f.jobs = runtime.NumCPU()
+		f.jobs = runtime.GOMAXPROCS(0)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestFunctionRunnerFlags(t *testing.T) {
 	for _, inv := range []invocation{
 		{args: []string{"function-runner", "--port", "9445", "--address", "127.0.0.1:9445"}, code: 2, stderr: usage("give --port or --address, not both")},
 		{args: []string{"function-runner", "--port", "70000"}, code: 2, stderr: usage("--port 70000: want a port from 1 to 65535")},
-		{args: []string{"function-runner", "--jobs", "-1"}, code: 2, stderr: usage("--jobs -1: want a number of calls, or 0 for the number of cores")},
+		{args: []string{"function-runner", "--jobs", "-1"}, code: 2, stderr: usage("--jobs -1: want a number of calls, or 0 for the cores this process may use")},
 		{args: []string{"function-runner", "--max-request-body-size", "0"}, code: 2, stderr: usage("--max-request-body-size 0: want at least 1 byte and less than 2GiB")},
 		{args: []string{"function-runner", "--max-request-body-size", "6M!"}, code: 2, stderr: usage(`--max-request-body-size: invalid value "6M!": want a whole number of bytes with an optional unit: KiB, MiB, GiB (or Ki, Mi, Gi), KB, MB, GB`)},
 		{args: []string{"function-runner", "--step-timeout", "-1s"}, code: 2, stderr: usage("--step-timeout is -1s: it takes a positive duration, or 0 for no limit")},
@@ -207,7 +207,7 @@ func TestFunctionRunnerSIGTERM(t *testing.T) {
 			lines <- sc.Text()
 		}
 	}()
-	addr := strings.TrimSuffix(strings.TrimPrefix(awaitLine(t, lines, "serving FunctionEvaluator on "), "serving FunctionEvaluator on "), " ("+strconv.Itoa(runtime.NumCPU())+" jobs)")
+	addr := strings.TrimSuffix(strings.TrimPrefix(awaitLine(t, lines, "serving FunctionEvaluator on "), "serving FunctionEvaluator on "), " ("+strconv.Itoa(runtime.GOMAXPROCS(0))+" jobs)")
 	c := dialEvaluator(t, addr)
 	inFlight := make(chan error, 1)
 	go func() {
