@@ -21,6 +21,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	gs := grpc.NewServer(
 		grpc.MaxRecvMsgSize(s.opts.MaxMessageSize),
 		grpc.MaxSendMsgSize(s.opts.MaxMessageSize),
+		grpc.ForceServerCodecV2(codec{}),
 	)
 	evaluator.RegisterFunctionEvaluatorServer(gs, s)
 	healthpb.RegisterHealthServer(gs, healthService{Server: s.health, stopping: s.stopping})
