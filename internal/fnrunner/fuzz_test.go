@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/kptkit/kptkit/internal/fnrunner/evaluator"
@@ -23,7 +24,7 @@ import (
 var fuzzFunctions = []krmfn.Function{pkgcontext.Function, pipeline.Function, inject.Function}
 
 // FuzzRequest sends any request, as bytes on the wire, down the request
-// path: decoding, the image's resolution and runner, the run, the answer.
+// path: decoding (the server's codec), the image's resolution and runner, the run, the answer.
 // What must hold: no panic, a known code; a kptkit function answers what
 // its binary writes; a function that fails with any output (the request's
 // ResourceList, echoed with exit 1) is told in Porch's words.
@@ -52,7 +53,7 @@ func FuzzRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, wire []byte) {
 		var req evaluator.EvaluateFunctionRequest
-		if proto.Unmarshal(wire, &req) != nil {
+		if (codec{}).Unmarshal(mem.BufferSlice{mem.SliceBuffer(wire)}, &req) != nil {
 			return
 		}
 		watchdog := time.AfterFunc(10*time.Second, func() {
