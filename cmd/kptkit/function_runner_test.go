@@ -147,8 +147,11 @@ var ownFunctionPackages = map[string]string{
 
 // TestFunctionRunnerAnswersAsBinaries: every kptkit function, over each of
 // its golden inputs (but those that set the clock), answers what its
-// binary writes; by its image and by a --builtin-prefix image.
+// binary writes; by its image and by a --builtin-prefix image. Both read
+// the time apply-stack records from SOURCE_DATE_EPOCH: the clock's second
+// would differ between two runs.
 func TestFunctionRunnerAnswersAsBinaries(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767322800")
 	bins := buildEquivBinaries(t)
 	c := startFunctionRunner(t, "--builtin-prefix", "registry.example.com/kptkit")
 	for _, f := range registry {
