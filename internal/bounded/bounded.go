@@ -10,11 +10,10 @@
 package bounded
 
 import (
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
 // Limits bound one step: its wall time and its memory.
@@ -77,77 +76,15 @@ func Wait(l Limits, work func()) error {
 	}
 }
 
-// Size is a number of bytes, written with the largest binary unit that
-// divides it (2GiB, 256MiB, 1000B).
-type Size int64
+// Size is a number of bytes (krmfn.Size, the one reading and writing of
+// sizes every flag of kptkit uses: 2GiB, 256Mi, 512M, 1048576).
+type Size = krmfn.Size
 
-// units are the suffixes ParseSize takes (case aside): binary units as
-// Kubernetes writes them (Mi) or with a B (MiB), decimal ones as k8s (M)
-// or with a B (MB).
-var units = []struct {
-	suffix string
-	bytes  int64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"ki", 1 << 10}, {"mi", 1 << 20}, {"gi", 1 << 30}, {"ti", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"t", 1e12},
-	{"b", 1},
-}
-
-// errSize is what a size that does not parse is told.
-var errSize = errors.New("want a whole number of bytes with an optional unit: KiB, MiB, GiB (or Ki, Mi, Gi), KB, MB, GB")
-
-// ParseSize reads a size: a whole number with an optional unit (256MiB,
-// 2Gi, 512M, 1048576).
+// ParseSize reads a size, saying which when it does not parse.
 func ParseSize(s string) (Size, error) {
-	n, err := parseSize(s)
+	n, err := krmfn.ParseSize(s)
 	if err != nil {
 		return 0, fmt.Errorf("invalid size %q: %w", s, err)
 	}
 	return n, nil
-}
-
-// parseSize is ParseSize, its error saying only what is wrong.
-func parseSize(s string) (Size, error) {
-	num, scale := strings.TrimSpace(s), int64(1)
-	for _, u := range units {
-		if len(num) > len(u.suffix) && strings.EqualFold(num[len(num)-len(u.suffix):], u.suffix) {
-			num, scale = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.bytes
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	switch {
-	case err != nil || n < 0:
-		return 0, errSize
-	case n > (1<<63-1)/scale:
-		return 0, errors.New("too large")
-	}
-	return Size(n * scale), nil
-}
-
-func (s Size) String() string {
-	if s == 0 {
-		return "0"
-	}
-	for _, u := range []struct {
-		name  string
-		bytes Size
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if s%u.bytes == 0 {
-			return strconv.FormatInt(int64(s/u.bytes), 10) + u.name
-		}
-	}
-	return strconv.FormatInt(int64(s), 10) + "B"
-}
-
-// Set implements flag.Value.
-func (s *Size) Set(v string) error {
-	n, err := parseSize(v)
-	if err != nil {
-		return err
-	}
-	*s = n
-	return nil
 }

@@ -287,57 +287,6 @@ func TestCommandErrors(t *testing.T) {
 	}
 }
 
-// FuzzParseSize: a size parses or is refused cleanly, and what it prints
-// parses back to itself.
-func FuzzParseSize(f *testing.F) {
-	for _, s := range []string{"2GiB", "256MiB", "512Mi", "1G", "1048576", "0", "-1", "1.5GiB", " 3 kb ", "9223372036854775807"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseSize(s)
-		if err != nil {
-			return
-		}
-		if n < 0 {
-			t.Fatalf("ParseSize(%q) = %d", s, n)
-		}
-		again, err := ParseSize(n.String())
-		if err != nil || again != n {
-			t.Fatalf("ParseSize(%q) = %d, printed %q, read back %d, %v", s, n, n.String(), again, err)
-		}
-	})
-}
-
-// BenchmarkCommand runs /bin/true as it is, within a time limit, and
-// through the trampoline that sets a memory limit (this test binary
-// standing for kptkit, whose start costs about as much), and a child
-// work: the costs of the bounds.
-//
-//	go test ./internal/bounded -run '^$' -bench BenchmarkCommand -benchtime 50x
-func BenchmarkCommand(b *testing.B) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, c := range []struct {
-		name string
-		cmd  Cmd
-	}{
-		{"plain", Cmd{Path: "/bin/true"}},
-		{"time", Cmd{Path: "/bin/true", Limits: Limits{Time: time.Minute}}},
-		{"time+memory", Cmd{Path: "/bin/true", Limits: Limits{Time: time.Minute, Memory: 2 << 30}, Self: exe}},
-		{"child", Child(exe, "echo", nil, Limits{Time: time.Minute, Memory: 2 << 30})},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := c.cmd.Run(nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // TestStderrCapped: of a command's stderr, the first MaxStderr bytes are
 // kept, and the command is not held up by the rest.
 func TestStderrCapped(t *testing.T) {
@@ -345,5 +294,20 @@ func TestStderrCapped(t *testing.T) {
 	res, err := Cmd{Path: "/bin/sh", Args: []string{"-c", "head -c 3000000 /dev/zero >&2; echo done"}, Limits: Limits{Time: time.Minute}}.Run(nil)
 	if err != nil || len(res.Stderr) != MaxStderr || string(res.Stdout) != "done\n" {
 		t.Errorf("stderr %d bytes, stdout %q, %v; want %d bytes and done", len(res.Stderr), res.Stdout, err, MaxStderr)
+	}
+}
+
+// TestStdoutBounded: a command that writes more than MaxStdout on stdout
+// is stopped and refused, whatever it writes after; within the bound its
+// output is whole.
+func TestStdoutBounded(t *testing.T) {
+	t.Parallel()
+	res, err := Cmd{Path: "/bin/sh", Args: []string{"-c", "head -c 3000000 /dev/zero; sleep 100"}, MaxStdout: 1 << 20, Limits: Limits{Time: time.Minute}}.Run(nil)
+	if want := "its output is larger than 1MiB, the most kptkit reads from a function: refused"; err == nil || err.Error() != want || len(res.Stdout) > 1<<20 {
+		t.Errorf("got %d bytes, %v; want at most 1MiB and %q", len(res.Stdout), err, want)
+	}
+	res, err = Cmd{Path: "/bin/sh", Args: []string{"-c", "head -c 1048576 /dev/zero"}, MaxStdout: 1 << 20, Limits: Limits{Time: time.Minute}}.Run(nil)
+	if err != nil || len(res.Stdout) != 1<<20 {
+		t.Errorf("got %d bytes, %v; want 1MiB", len(res.Stdout), err)
 	}
 }

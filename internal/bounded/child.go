@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
 // Arg is the first argument of a child of kptkit:
@@ -32,11 +34,12 @@ type Work func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // the limits (the child sets its rlimit itself; Run watches its data).
 func Child(self, work string, args []string, l Limits) Cmd {
 	return Cmd{
-		Path:   self,
-		Args:   append([]string{Arg, work, strconv.FormatInt(int64(l.Memory), 10)}, args...),
-		Env:    []string{},
-		Limits: l,
-		own:    true,
+		Path:      self,
+		Args:      append([]string{Arg, work, strconv.FormatInt(int64(l.Memory), 10)}, args...),
+		Env:       []string{},
+		Limits:    l,
+		MaxStdout: krmfn.DefaultMaxInput,
+		own:       true,
 	}
 }
 

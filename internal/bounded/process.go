@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,6 +23,10 @@ type Cmd struct {
 	// Self is kptkit's binary (os.Executable): a child of it sets the
 	// memory limit, then becomes Path.
 	Self string
+	// MaxStdout bounds what is read of the command's stdout (0 for no
+	// bound): past it the command is killed and Run fails with a
+	// *TooMuchOutput.
+	MaxStdout Size
 	// OnTimeout, when set, runs when the time is up, before the process
 	// group is killed (a container engine's client removes its container).
 	OnTimeout func()
@@ -63,9 +68,12 @@ func (c Cmd) Run(in []byte) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var stdout bytes.Buffer
+	stdout := &limitedBuffer{max: int(c.MaxStdout)}
+	// Past the bound the command is killed at once: its copier, which
+	// calls this, starts after the process has started.
+	stdout.stop = func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	stderr := &capped{max: MaxStderr}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &stdout, stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), stdout, stderr
 	over, err := c.start(cmd)
 	if err != nil {
 		return Result{}, err
@@ -73,12 +81,14 @@ func (c Cmd) Run(in []byte) (Result, error) {
 	err = cmd.Wait()
 	overLimit := over()
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	res := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Code: cmd.ProcessState.ExitCode()}
+	res := Result{Stdout: stdout.buf.Bytes(), Stderr: stderr.Bytes(), Code: cmd.ProcessState.ExitCode()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.Peak = Size(ru.Maxrss) << 10 // kilobytes on Linux
 	}
 	var exitErr *exec.ExitError
 	switch {
+	case stdout.over:
+		return res, &TooMuchOutput{Max: c.MaxStdout}
 	case overLimit || c.Limits.Memory > 0 && res.Code != 0 && outOfMemory(res.Stderr, c.own):
 		return res, &Exceeded{Memory: true, Limits: c.Limits}
 	case ctx.Err() != nil && !cmd.ProcessState.Success():
@@ -197,3 +207,31 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 func (c *capped) Bytes() []byte { return c.buf.Bytes() }
+
+// limitedBuffer keeps what is written to it up to max bytes (0 for no bound);
+// past it a write fails, which stops the copying of the command's stdout,
+// and the command's process group is killed.
+type limitedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+	stop func() // kills the command
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.max > 0 && b.buf.Len()+len(p) > b.max {
+		b.over = true
+		b.stop()
+		return 0, errTooMuchOutput
+	}
+	return b.buf.Write(p)
+}
+
+var errTooMuchOutput = errors.New("too much output")
+
+// TooMuchOutput is a command whose stdout went past Cmd.MaxStdout.
+type TooMuchOutput struct{ Max Size }
+
+func (e *TooMuchOutput) Error() string {
+	return fmt.Sprintf("its output is larger than %s, the most kptkit reads from a function: refused", e.Max)
+}

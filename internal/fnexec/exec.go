@@ -205,7 +205,7 @@ func (p *Process) Run(in []byte) ([]byte, render.Exit, error) {
 // that hit a limit is an *bounded.Exceeded error, with what it wrote on
 // stderr.
 func (p *Process) run(args []string, in []byte, onTimeout func(), engine bool) ([]byte, render.Exit, error) {
-	cmd := bounded.Cmd{Path: p.Path, Args: args, Env: p.Env, Limits: p.Limits, Self: p.Self, OnTimeout: onTimeout}
+	cmd := bounded.Cmd{Path: p.Path, Args: args, Env: p.Env, Limits: p.Limits, Self: p.Self, OnTimeout: onTimeout, MaxStdout: krmfn.DefaultMaxInput}
 	res, err := cmd.Run(in)
 	exit := render.Exit{Code: res.Code, Stderr: string(res.Stderr)}
 	if engine {
