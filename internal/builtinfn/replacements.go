@@ -1,4 +1,4 @@
-package catalog
+package builtinfn
 
 import (
 	replacements "github.com/GoogleContainerTools/kpt-functions-catalog/functions/go/apply-replacements/replacements"

@@ -1,5 +1,5 @@
 //go:build !race
 
-package catalog
+package builtinfn
 
 const raceEnabled = false

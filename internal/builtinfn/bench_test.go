@@ -1,4 +1,4 @@
-package catalog
+package builtinfn
 
 import (
 	"fmt"
@@ -71,7 +71,7 @@ func (p inProcess) Runner(fn render.Function) (render.Runner, error) {
 // that run starlark (each op renders all of them). The difference is the
 // cost of the child.
 //
-//	go test ./internal/catalog -run '^$' -bench BenchmarkStarlark -benchtime 20x
+//	go test ./internal/builtinfn -run '^$' -bench BenchmarkStarlark -benchtime 20x
 func BenchmarkStarlark(b *testing.B) {
 	small := kptpkg.Files{
 		"Kptfile": []byte(kf + "  - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.4.3\n    configMap:\n      source: |\n" +

@@ -1,4 +1,4 @@
-// Package catalog links functions of the kpt function catalog into the
+// Package builtinfn links functions of the kpt function catalog into the
 // kptkit binary and runs them as Porch's builtin runtime does: a pipeline
 // entry naming one's image (ghcr.io/kptdev/krm-functions-catalog/ or
 // gcr.io/kpt-fn/, at the linked version) goes in, a render.Runner that
@@ -6,7 +6,7 @@
 // out — in process, or, for starlark, whose interpreter nothing in this
 // process can stop or bound, in a child process of kptkit (Works). Only
 // cmd/kptkit imports it: the function binaries stay small.
-package catalog
+package builtinfn
 
 import (
 	"errors"
