@@ -1,15 +1,16 @@
-package resourcelist
+package emit
 
 import (
 	"bytes"
+	"io"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// plan is the output laid out before it is written: pieces of the input
-// and of encoded text, in order. Write and WriteTo follow it; everything
-// that can fail happens while it is made.
-type plan struct {
+// Plan is a list's output laid out before it is written: pieces of the
+// input and of encoded text, in order. Bytes and WriteTo follow it;
+// everything that can fail happens while it is made.
+type Plan struct {
 	src    []byte
 	arena  bytes.Buffer // encoded text, end to end
 	pieces []piece
@@ -24,7 +25,10 @@ type piece struct {
 	start, end int
 }
 
-func (p *plan) bytes(pc piece) []byte {
+// NewPlan returns an empty plan of an output made from the input src.
+func NewPlan(src []byte) *Plan { return &Plan{src: src} }
+
+func (p *Plan) of(pc piece) []byte {
 	switch {
 	case pc.own != nil:
 		return pc.own
@@ -35,9 +39,32 @@ func (p *plan) bytes(pc piece) []byte {
 	}
 }
 
+// Bytes returns the output, whole.
+func (p *Plan) Bytes() []byte {
+	out := make([]byte, 0, p.size)
+	for _, pc := range p.pieces {
+		out = append(out, p.of(pc)...)
+	}
+	return out
+}
+
+// WriteTo writes the output to w piece by piece, without holding it whole:
+// the ranges of the input go from the input to w.
+func (p *Plan) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, pc := range p.pieces {
+		m, err := w.Write(p.of(pc))
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
 // add appends a range of the input or the arena, joined to the previous
 // piece when it continues it.
-func (p *plan) add(arena bool, start, end int) {
+func (p *Plan) add(arena bool, start, end int) {
 	if start >= end {
 		return
 	}
@@ -54,24 +81,24 @@ func (p *plan) add(arena bool, start, end int) {
 	}
 }
 
-// lines copies the input's src[start:end] and makes sure the output ends
+// Lines copies the input's src[start:end] and makes sure the output ends
 // with a line break (the input's last line may lack one).
-func (p *plan) lines(start, end int) {
+func (p *Plan) Lines(start, end int) {
 	p.add(false, start, end)
 	if p.size > 0 && p.last != '\n' {
-		p.text("\n")
+		p.Text("\n")
 	}
 }
 
-// text appends text.
-func (p *plan) text(s string) {
+// Text appends text.
+func (p *Plan) Text(s string) {
 	start := p.arena.Len()
 	p.arena.WriteString(s)
 	p.add(true, start, p.arena.Len())
 }
 
-// own appends b, which the plan keeps as it is.
-func (p *plan) own(b []byte) {
+// Own appends b, which the plan keeps as it is.
+func (p *Plan) Own(b []byte) {
 	if len(b) == 0 {
 		return
 	}
@@ -80,10 +107,10 @@ func (p *plan) own(b []byte) {
 	p.last = b[len(b)-1]
 }
 
-// item appends a sequence entry (see writeItem).
-func (p *plan) item(n *yaml.Node, col, dropHead int) error {
+// Item appends a sequence entry (see Item): nothing when it fails.
+func (p *Plan) Item(n *yaml.Node, col, dropHead int) error {
 	start := p.arena.Len()
-	if err := writeItem(&p.arena, n, col, dropHead); err != nil {
+	if err := Item(&p.arena, n, col, dropHead); err != nil {
 		p.arena.Truncate(start)
 		return err
 	}

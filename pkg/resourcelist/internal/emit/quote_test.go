@@ -1,11 +1,11 @@
-package resourcelist_test
+package emit_test
 
 import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/resourcelist"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
 )
 
 func ExampleBlockStyle() {
@@ -13,7 +13,7 @@ func ExampleBlockStyle() {
 	if err := yaml.Unmarshal([]byte(`{"name": "web", "enabled": "yes", "port": "8080", "ports": [80, 443], "note": "a\nb"}`), &doc); err != nil {
 		panic(err)
 	}
-	resourcelist.BlockStyle(&doc)
+	emit.BlockStyle(&doc)
 	out, err := yaml.Marshal(&doc)
 	if err != nil {
 		panic(err)

@@ -1,8 +1,8 @@
-package resourcelist
+package scan
 
 // flowValue reads a flow collection that starts at line[j] and ends on the
 // same line, before a comment or the line's end.
-func (s *itemScan) flowValue(line []byte, j int, f field) bool {
+func (s *Scanner) flowValue(line []byte, j int, f field) bool {
 	end, ok := s.flow(line, j, f, len(s.stack))
 	if !ok {
 		return false
@@ -17,7 +17,7 @@ func (s *itemScan) flowValue(line []byte, j int, f field) bool {
 // flow reads a flow mapping or sequence at line[j] and returns where it
 // ends. Empty entries, trailing commas, single-pair mappings in sequences
 // and keys without values are unsure.
-func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
+func (s *Scanner) flow(line []byte, j int, f field, depth int) (int, bool) {
 	if depth >= maxDepth {
 		return 0, false
 	}
@@ -49,7 +49,7 @@ func (s *itemScan) flow(line []byte, j int, f field, depth int) (int, bool) {
 // flowEntries reads the entries of a flow collection from line[k] to its
 // closer and returns where it ends: the pairs of a mapping that is field
 // f, or the nodes of a sequence.
-func (s *itemScan) flowEntries(line []byte, k int, closer byte, f field, isMap bool, depth int) (int, bool) {
+func (s *Scanner) flowEntries(line []byte, k int, closer byte, f field, isMap bool, depth int) (int, bool) {
 	for {
 		var ok bool
 		if isMap {
@@ -78,7 +78,7 @@ func (s *itemScan) flowEntries(line []byte, k int, closer byte, f field, isMap b
 }
 
 // flowPair reads a key and its value in a flow mapping that is field f.
-func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) {
+func (s *Scanner) flowPair(line []byte, k int, f field, depth int) (int, bool) {
 	if k == len(line) {
 		return 0, false
 	}
@@ -98,7 +98,7 @@ func (s *itemScan) flowPair(line []byte, k int, f field, depth int) (int, bool) 
 }
 
 // flowNode reads a node inside a flow collection: a collection or a scalar.
-func (s *itemScan) flowNode(line []byte, k int, f field, depth int) (int, bool) {
+func (s *Scanner) flowNode(line []byte, k int, f field, depth int) (int, bool) {
 	if k == len(line) {
 		return 0, false
 	}

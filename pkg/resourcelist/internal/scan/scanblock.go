@@ -1,9 +1,9 @@
-package resourcelist
+package scan
 
 // blockHeader reads a block scalar's indicator line ("|", ">-"...); its
 // content follows on the next lines. Its value is not read: a header field
 // written so is unsure.
-func (s *itemScan) blockHeader(line []byte, j, parent int, f field) bool {
+func (s *Scanner) blockHeader(line []byte, j, parent int, f field) bool {
 	if f != fOther {
 		return false
 	}
@@ -40,7 +40,7 @@ const (
 // or the line that ends it. It follows libyaml: the content's column is
 // that of its first non-empty line, at least one more than the parent's;
 // a tab where indentation is expected is an error.
-func (s *itemScan) blockLine(line []byte) blockState {
+func (s *Scanner) blockLine(line []byte) blockState {
 	b := &s.block
 	sp := spaces(line)
 	if b.indent == 0 {

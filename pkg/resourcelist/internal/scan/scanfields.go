@@ -1,4 +1,4 @@
-package resourcelist
+package scan
 
 // field is what part of an item's header a node is.
 type field uint8
@@ -11,7 +11,7 @@ const (
 	fAnnotations
 	fLabel      // a value in labels
 	fAnnotation // a value in annotations
-	fAPIVersion // the scalar fields, in the order of itemScan.vals
+	fAPIVersion // the scalar fields, in the order of Scanner.vals
 	fKind
 	fName
 	fNamespace
@@ -51,7 +51,7 @@ func child(f field, key []byte) field {
 // key records a key of the innermost mapping, which is field f, and
 // returns its value's field. A key the mapping had already makes the scan
 // unsure.
-func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
+func (s *Scanner) key(f field, line []byte, t tok) (field, bool) {
 	s.nodes++
 	if len(line[t.start:t.end]) > 1000 {
 		return 0, false // yaml.v3 takes no longer implicit keys
@@ -93,7 +93,7 @@ func (s *itemScan) key(f field, line []byte, t tok) (field, bool) {
 }
 
 // scalar records a scalar value of field f.
-func (s *itemScan) scalar(f field, line []byte, t tok) bool {
+func (s *Scanner) scalar(f field, line []byte, t tok) bool {
 	s.nodes++
 	if s.b != nil && (f == fRoot || !s.b.scalar(t)) {
 		return false
@@ -119,7 +119,7 @@ func (s *itemScan) scalar(f field, line []byte, t tok) bool {
 }
 
 // null records a null value of field f.
-func (s *itemScan) null(f field) bool {
+func (s *Scanner) null(f field) bool {
 	s.nodes++
 	switch f {
 	case fRoot:
@@ -135,7 +135,7 @@ func (s *itemScan) null(f field) bool {
 }
 
 // collection records that field f is a mapping (isMap) or a sequence.
-func (s *itemScan) collection(f field, isMap bool) bool {
+func (s *Scanner) collection(f field, isMap bool) bool {
 	s.nodes++
 	switch f {
 	case fRoot:
@@ -149,7 +149,7 @@ func (s *itemScan) collection(f field, isMap bool) bool {
 	return true
 }
 
-func (s *itemScan) setEntry(f field, v span) {
+func (s *Scanner) setEntry(f field, v span) {
 	list := s.labels
 	if f == fAnnotation {
 		list = s.annots
@@ -157,7 +157,7 @@ func (s *itemScan) setEntry(f field, v span) {
 	list[len(list)-1].v, list[len(list)-1].scalar = v, true
 }
 
-func (s *itemScan) setHas(f field, has bool) {
+func (s *Scanner) setHas(f field, has bool) {
 	if f == fLabels {
 		s.hasLbl = has
 	} else {

@@ -1,11 +1,28 @@
-package resourcelist
+// Package emit writes YAML for package resourcelist: a small emitter that
+// writes plain data exactly as yaml.v3's encoder does with kpt's settings
+// (2-space indent, compact sequences), yaml.v3's encoder where it declines
+// (Encode, Item), the quotes a YAML 1.1 reader needs (QuoteAmbiguous,
+// BlockStyle), and the Plan of a list's output: ranges of the input and
+// emitted text, copied whole or streamed. TestEmitCorpus and FuzzEmit hold
+// the emitter to yaml.v3's bytes.
+package emit
 
 import (
 	"bytes"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
+
+// MaxDepth is how deep the emitter writes: a deeper tree goes to yaml.v3.
+const MaxDepth = 100
+
+// Document writes a document's root node n as yaml.v3 with kpt's settings
+// writes it, or writes nothing and returns false where the emitter
+// declines.
+func Document(b *bytes.Buffer, n *yaml.Node) bool { return emit(b, n) }
 
 // emit writes n in block style exactly as yaml.v3's encoder does with kpt's
 // settings (2-space indent, compact sequences), for the plain data most
@@ -17,11 +34,11 @@ import (
 // makes encoding many small items cost far more than parsing them.
 // FuzzEmit holds the two to the same bytes.
 func emit(b *bytes.Buffer, n *yaml.Node) bool {
-	if !emittable(n, 0) {
+	if !Emittable(n, 0) {
 		return false
 	}
 	start := b.Len()
-	var e emitter
+	var e Emitter
 	e.b = b
 	if !e.node(n, 0, false) {
 		b.Truncate(start)
@@ -30,11 +47,12 @@ func emit(b *bytes.Buffer, n *yaml.Node) bool {
 	return true
 }
 
-// emittable reports whether emit handles n: block collections, flow lists
-// of one-line scalars, one-line scalars and literal block scalars (as
-// mapping values); no anchors, aliases or tags beyond the core ones; no
-// comments but a one-line comment after a one-line scalar value.
-func emittable(n *yaml.Node, depth int) bool {
+// Emittable reports whether the emitter writes n, at depth in a tree:
+// block collections, flow lists of one-line scalars, one-line scalars and
+// literal block scalars (as mapping values); no anchors, aliases or tags
+// beyond the core ones; no comments but a one-line comment after a
+// one-line scalar value.
+func Emittable(n *yaml.Node, depth int) bool {
 	return emittableAs(n, depth, asKey)
 }
 
@@ -46,7 +64,7 @@ const (
 )
 
 func emittableAs(n *yaml.Node, depth, at int) bool {
-	if depth > 100 || n.HeadComment != "" || n.FootComment != "" || n.Anchor != "" {
+	if depth > MaxDepth || n.HeadComment != "" || n.FootComment != "" || n.Anchor != "" {
 		return false
 	}
 	if n.LineComment != "" && (at == asKey || n.Kind != yaml.ScalarNode || !oneLineComment(n.LineComment)) {
@@ -147,14 +165,23 @@ func coreTag(tag string) bool {
 	return false
 }
 
-type emitter struct {
+// Emitter writes nodes and scalars into a buffer, piece by piece: what
+// Document and Entry use, and how resourcelist.Text writes an item field by
+// field.
+type Emitter struct {
 	b *bytes.Buffer
 	// quote writes the plain strings YAML 1.1 would misread double-quoted,
-	// as quoteAmbiguous would have marked them, for nodes it must not change.
+	// as QuoteAmbiguous would have marked them, for nodes it must not change.
 	quote bool
 }
 
-func (e *emitter) indent(n int) {
+// Quoting returns an Emitter into b that writes double-quoted the plain
+// strings a YAML 1.1 reader would misread, as QuoteAmbiguous marks them,
+// without changing the nodes.
+func Quoting(b *bytes.Buffer) Emitter { return Emitter{b: b, quote: true} }
+
+// Indent writes n spaces.
+func (e *Emitter) Indent(n int) {
 	for range n {
 		e.b.WriteByte(' ')
 	}
@@ -162,7 +189,7 @@ func (e *emitter) indent(n int) {
 
 // node writes n at indent; inline means the line is already started (after
 // "- " or "key: ").
-func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
+func (e *Emitter) node(n *yaml.Node, indent int, inline bool) bool {
 	switch n.Kind {
 	case yaml.MappingNode:
 		if len(n.Content) == 0 {
@@ -171,9 +198,9 @@ func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
 		}
 		for i := 0; i < len(n.Content); i += 2 {
 			if i > 0 || !inline {
-				e.indent(indent)
+				e.Indent(indent)
 			}
-			if !e.scalar(n.Content[i], true) || !e.value(n.Content[i+1], indent) {
+			if !e.scalar(n.Content[i], true) || !e.Value(n.Content[i+1], indent) {
 				return false
 			}
 		}
@@ -185,7 +212,7 @@ func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
 		}
 		for i, c := range n.Content {
 			if i > 0 || !inline {
-				e.indent(indent)
+				e.Indent(indent)
 			}
 			e.b.WriteString("- ")
 			if c.Kind == yaml.MappingNode && len(c.Content) > 0 {
@@ -209,7 +236,7 @@ func (e *emitter) node(n *yaml.Node, indent int, inline bool) bool {
 }
 
 // lineEnd ends a scalar's line, with its line comment.
-func (e *emitter) lineEnd(n *yaml.Node) {
+func (e *Emitter) lineEnd(n *yaml.Node) {
 	if n.LineComment != "" {
 		e.b.WriteByte(' ')
 		e.b.WriteString(n.LineComment)
@@ -218,7 +245,7 @@ func (e *emitter) lineEnd(n *yaml.Node) {
 }
 
 // flow writes a flow list of scalars: [a, "b"].
-func (e *emitter) flow(n *yaml.Node) bool {
+func (e *Emitter) flow(n *yaml.Node) bool {
 	e.b.WriteByte('[')
 	for i, c := range n.Content {
 		if i > 0 {
@@ -238,7 +265,7 @@ func (e *emitter) flow(n *yaml.Node) bool {
 }
 
 // literal writes a literal block scalar's lines at indent, after its key.
-func (e *emitter) literal(v string, indent int) {
+func (e *Emitter) literal(v string, indent int) {
 	e.b.WriteString(": |")
 	if !strings.HasSuffix(v, "\n") {
 		e.b.WriteByte('-')
@@ -246,7 +273,7 @@ func (e *emitter) literal(v string, indent int) {
 	e.b.WriteByte('\n')
 	for line := range strings.Lines(v) {
 		if line != "\n" {
-			e.indent(indent)
+			e.Indent(indent)
 		}
 		e.b.WriteString(line)
 	}
@@ -255,8 +282,9 @@ func (e *emitter) literal(v string, indent int) {
 	}
 }
 
-// value writes a mapping value after its key.
-func (e *emitter) value(v *yaml.Node, indent int) bool {
+// Value writes a mapping value after its key (written at indent), or
+// returns false where it cannot be sure to write it as yaml.v3 does.
+func (e *Emitter) Value(v *yaml.Node, indent int) bool {
 	switch {
 	case v.Kind == yaml.MappingNode && len(v.Content) > 0:
 		e.b.WriteString(":\n")
@@ -278,16 +306,18 @@ func (e *emitter) value(v *yaml.Node, indent int) bool {
 
 // scalar writes a one-line scalar in the style yaml.v3 would choose, or
 // returns false where it cannot be sure which.
-func (e *emitter) scalar(n *yaml.Node, key bool) bool {
+func (e *Emitter) scalar(n *yaml.Node, key bool) bool {
 	style := n.Style
-	if e.quote && style == 0 && n.Tag == yaml.NodeTagString && ambiguous(n.Value) {
+	if e.quote && style == 0 && n.Tag == yaml.NodeTagString && scan.Ambiguous(n.Value) {
 		style = yaml.DoubleQuotedStyle
 	}
-	return e.text(n.Value, n.Tag, style, key)
+	return e.Text(n.Value, n.Tag, style, key)
 }
 
-// text writes the scalar v of the given tag and style (see scalar).
-func (e *emitter) text(v, tag string, style yaml.Style, key bool) bool {
+// Text writes the scalar v of the given tag and style in the style
+// yaml.v3 would choose (a key: key), or returns false where it cannot be
+// sure which.
+func (e *Emitter) Text(v, tag string, style yaml.Style, key bool) bool {
 	if style == 0 && (tag == "" || tag == yaml.NodeTagString) && word(v) {
 		e.b.WriteString(v) // what the checks below decide, sooner
 		return true
@@ -298,12 +328,12 @@ func (e *emitter) text(v, tag string, style yaml.Style, key bool) bool {
 	switch {
 	case tag != "" && tag != yaml.NodeTagString:
 		// A typed scalar is written untagged only when it reads back as its type.
-		if v == "" || resolveTag(v) != tag || style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+		if v == "" || scan.ResolveTag(v) != tag || style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
 			return false
 		}
 	case style != 0:
 	case tag == yaml.NodeTagString:
-		switch tag := resolveTag(v); {
+		switch tag := scan.ResolveTag(v); {
 		case tag == "":
 			return false
 		case tag != yaml.NodeTagString:
@@ -376,53 +406,6 @@ func plainSafe(v string) bool {
 		}
 	}
 	return true
-}
-
-// resolveTag returns the tag a plain v is read with: !!str, or !!int,
-// !!float, !!bool, !!null, !!timestamp... The cheap test up front answers
-// for almost every value; yaml.v3 answers for the rest.
-func resolveTag(v string) string {
-	switch v {
-	case "true", "True", "TRUE", "false", "False", "FALSE":
-		return yaml.NodeTagBool
-	case "null", "Null", "NULL", "~":
-		return yaml.NodeTagNull
-	}
-	if v != "" {
-		switch c := v[0]; {
-		case c >= '0' && c <= '9', c == '+', c == '-', c == '.':
-			if decimal(v) {
-				return yaml.NodeTagInt
-			}
-			if !numberLike(v) && !strings.HasPrefix(v, "---") && !strings.HasPrefix(v, "...") {
-				return yaml.NodeTagString
-			}
-		case c == '~', c == '<':
-		case len(v) > 5:
-			return yaml.NodeTagString
-		default:
-			switch strings.ToLower(v) {
-			case "true", "false", "null":
-			default:
-				return yaml.NodeTagString
-			}
-		}
-	}
-	if strings.HasPrefix(v, "---") || strings.HasPrefix(v, "...") {
-		return "" // document markers: the caller declines
-	}
-	var n yaml.Node
-	switch err := yaml.Unmarshal([]byte(v), &n); {
-	case err != nil || len(n.Content) != 1:
-		return "" // unsure: the caller declines
-	case n.Content[0].Kind != yaml.ScalarNode:
-		return yaml.NodeTagString // "- c" parses as a list, but resolves as a string
-	}
-	switch tag := n.Content[0].Tag; tag {
-	case yaml.NodeTagString, yaml.NodeTagInt, yaml.NodeTagFloat, yaml.NodeTagBool, yaml.NodeTagNull, "!!timestamp":
-		return tag
-	}
-	return "" // a merge key or another oddity: the caller declines
 }
 
 // word reports whether v is a string every YAML reader reads as that string

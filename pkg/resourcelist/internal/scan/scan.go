@@ -1,21 +1,23 @@
-package resourcelist
+// Package scan reads a block-style ResourceList as text, for the lazy
+// reading of package resourcelist: Split finds the root keys and the items'
+// entries line by line, a Scanner reads one entry (its lines, from its dash
+// to the next item's) without building nodes — it checks that yaml.v3 reads
+// the entry as the scan does, and reads the item's header — and Build makes
+// the entry's nodes exactly as yaml.v3 would. It knows the YAML that kpt,
+// kustomize and Porch write: block mappings and sequences, one-line plain
+// and quoted scalars, one-line flow collections, literal and folded block
+// scalars, comments. Anything else (tags, anchors, multi-line scalars, tabs
+// outside block scalars, unusual escapes, a key written twice...) makes it
+// unsure, and the caller has yaml.v3 parse the entry instead: the scan never
+// guesses. FuzzScan holds it to yaml.v3 entry by entry, and package
+// resourcelist's FuzzLazy holds the whole lazy reading to yaml.v3's.
+package scan
 
 import (
 	"bytes"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
-
-// The item scan reads one item's entry of a block-style ResourceList (its
-// lines, from its dash to the next item's) without building nodes: it checks
-// that yaml.v3 reads the entry as the scan does, and reads the item's
-// header. It knows the YAML that kpt, kustomize and Porch write: block
-// mappings and sequences, one-line plain and quoted scalars, one-line flow
-// collections, literal and folded block scalars, comments. Anything else
-// (tags, anchors, multi-line scalars, tabs outside block scalars, unusual
-// escapes, duplicate header keys...) makes it unsure, and the entry is
-// parsed by yaml.v3 instead: the scan never guesses. FuzzLazy holds it to
-// yaml.v3.
 
 // frame is a block collection being read.
 type frame struct {
@@ -44,14 +46,15 @@ type blockScalar struct {
 	maxBlank int // the most spaces on its leading empty lines
 }
 
-// kv is a label or annotation: key and value in itemScan.text.
+// kv is a label or annotation: key and value in Scanner.text.
 type kv struct {
 	k, v   span
 	scalar bool // the value is a scalar (others do not count)
 }
 
-// itemScan reads entries one after another, reusing its buffers.
-type itemScan struct {
+// Scanner reads entries one after another, reusing its buffers; its zero
+// value is ready. A Scanner is used on one goroutine.
+type Scanner struct {
 	stack   []frame
 	pend    pending
 	block   blockScalar
@@ -64,7 +67,8 @@ type itemScan struct {
 	rootSet bool // the item's mapping began
 	nodes   int  // how many nodes the entry has
 	// comment is set by a comment line after the last content line: a
-	// comment between two items, which yaml.v3 may attach to either.
+	// comment between two items, which yaml.v3 may attach to either
+	// (Comment).
 	comment bool
 	b       *builder // set when the scan builds the item's nodes
 	// keys are the keys of the mappings being read (scankeys.go), when
@@ -77,7 +81,7 @@ type itemScan struct {
 // maxDepth bounds the nesting the scan follows.
 const maxDepth = 100
 
-func (s *itemScan) reset(src []byte) {
+func (s *Scanner) reset(src []byte) {
 	s.stack, s.text, s.labels, s.annots = s.stack[:0], s.text[:0], s.labels[:0], s.annots[:0]
 	s.pend, s.block, s.vals = pending{}, blockScalar{}, [4]span{}
 	s.hasLbl, s.hasAnn, s.rootSet, s.comment, s.nodes = false, false, false, false, 0
@@ -87,9 +91,10 @@ func (s *itemScan) reset(src []byte) {
 	s.keys.reset(src)
 }
 
-// scan reads the entry src[start:end] whose dash is at column col, and
-// reports whether it is sure of it.
-func (s *itemScan) scan(src []byte, start, end, col int) bool {
+// Scan reads the entry src[start:end] whose dash is at column col
+// (0-based), and reports whether it is sure of it; then Item returns what
+// it read.
+func (s *Scanner) Scan(src []byte, start, end, col int) bool {
 	s.reset(src)
 	for i, num := start, 0; i < end; num++ {
 		e, next := lineEnd(src[:end], i)
@@ -105,13 +110,16 @@ func (s *itemScan) scan(src []byte, start, end, col int) bool {
 	return s.finish()
 }
 
-// build returns the nodes of the entry src[start:end], whose dash is at
-// column col on line line, or nil when the builder cannot be sure of them.
-// The entry has the given number of nodes (as its scan counted them).
-func (s *itemScan) build(src []byte, start, end, col, line, nodes int) *yaml.Node {
+// Build returns the nodes of the entry src[start:end], whose dash is at
+// column col (0-based) on line line (1-based), or nil when the builder
+// cannot be sure of them: the entry has comment lines, or what the builder
+// does not make. The entry is one Scan was sure of, and nodes is its
+// Item's Nodes. Build is called on a zero Scanner (it does not check the
+// keys again).
+func (s *Scanner) Build(src []byte, start, end, col, line, nodes int) *yaml.Node {
 	s.b = &builder{text: string(src[start:end]), first: line, size: nodes}
 	defer func() { s.b = nil }()
-	if !s.scan(src, start, end, col) {
+	if !s.Scan(src, start, end, col) {
 		return nil
 	}
 	return s.b.root
@@ -140,7 +148,7 @@ func spaces(line []byte) int {
 	return i
 }
 
-func (s *itemScan) line(line []byte, first bool, col int) bool {
+func (s *Scanner) line(line []byte, first bool, col int) bool {
 	if s.block.active {
 		switch s.blockLine(line) {
 		case inBlock:
@@ -171,7 +179,7 @@ func (s *itemScan) line(line []byte, first bool, col int) bool {
 }
 
 // dash reads the item's first line: its dash, and what follows it.
-func (s *itemScan) dash(line []byte, col int) bool {
+func (s *Scanner) dash(line []byte, col int) bool {
 	k := col + 1 + spaces(line[col+1:])
 	if k == len(line) || line[k] == '#' {
 		return s.announce(line, k, col+1, pending{active: true, indent: col, f: fRoot})
@@ -180,7 +188,7 @@ func (s *itemScan) dash(line []byte, col int) bool {
 }
 
 // content reads a line of block structure at indentation ind.
-func (s *itemScan) content(line []byte, ind int) bool {
+func (s *Scanner) content(line []byte, ind int) bool {
 	dash := isDash(line, ind)
 	if p := s.pend; p.active {
 		s.pend.active = false
@@ -216,7 +224,7 @@ func isDash(line []byte, i int) bool {
 
 // inFrame reads a line at the column of the innermost collection: an
 // entry of a sequence, or a key of a mapping.
-func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
+func (s *Scanner) inFrame(line []byte, ind int, dash bool) bool {
 	top := s.stack[len(s.stack)-1]
 	if top.seq != dash {
 		return false
@@ -239,7 +247,7 @@ func (s *itemScan) inFrame(line []byte, ind int, dash bool) bool {
 // or a comment), by an indicator that ends before after. A comment there
 // is one yaml.v3 attaches to what comes next, which may be the next item:
 // it counts as a comment line (and the builder places none).
-func (s *itemScan) announce(line []byte, k, after int, p pending) bool {
+func (s *Scanner) announce(line []byte, k, after int, p pending) bool {
 	s.comment = k < len(line)
 	if s.b != nil {
 		p.at = [2]int{s.b.num, s.b.col(after)}
@@ -249,7 +257,7 @@ func (s *itemScan) announce(line []byte, k, after int, p pending) bool {
 }
 
 // push opens a block collection at column ind, the value of field f.
-func (s *itemScan) push(ind int, seq bool, f field) bool {
+func (s *Scanner) push(ind int, seq bool, f field) bool {
 	if len(s.stack) >= maxDepth || !s.collection(f, !seq) {
 		return false
 	}
@@ -265,7 +273,7 @@ func (s *itemScan) push(ind int, seq bool, f field) bool {
 }
 
 // pop closes the innermost block collection.
-func (s *itemScan) pop() {
+func (s *Scanner) pop() {
 	fr := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	if !fr.seq {
@@ -277,7 +285,7 @@ func (s *itemScan) pop() {
 }
 
 // nullAt records the null value a pending key or dash had.
-func (s *itemScan) nullAt(p pending) bool {
+func (s *Scanner) nullAt(p pending) bool {
 	if !s.null(p.f) {
 		return false
 	}
@@ -289,7 +297,7 @@ func (s *itemScan) nullAt(p pending) bool {
 
 // node reads a node that starts at line[k], after a dash at column parent:
 // a mapping (its first key), a scalar, a flow collection or a block scalar.
-func (s *itemScan) node(line []byte, k, parent int, f field) bool {
+func (s *Scanner) node(line []byte, k, parent int, f field) bool {
 	switch line[k] {
 	case '{':
 		return s.flowValue(line, k, f)
@@ -316,7 +324,7 @@ func (s *itemScan) node(line []byte, k, parent int, f field) bool {
 }
 
 // keyValue reads what follows a key of the innermost mapping on its line.
-func (s *itemScan) keyValue(line []byte, t tok) bool {
+func (s *Scanner) keyValue(line []byte, t tok) bool {
 	m := s.stack[len(s.stack)-1]
 	f, ok := s.key(m.f, line, t)
 	if !ok {
@@ -337,7 +345,7 @@ func (s *itemScan) keyValue(line []byte, t tok) bool {
 }
 
 // finish ends the entry: a value still announced is null.
-func (s *itemScan) finish() bool {
+func (s *Scanner) finish() bool {
 	if s.pend.active && !s.nullAt(s.pend) {
 		return false
 	}

@@ -1,4 +1,4 @@
-package resourcelist
+package scan
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package resourcelist
+package scan
 
 import "strings"
 
@@ -122,7 +122,7 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 }
 
 // decode appends a scalar's value to the scan's text and returns its span.
-func (s *itemScan) decode(line []byte, t tok) (span, bool) {
+func (s *Scanner) decode(line []byte, t tok) (span, bool) {
 	start := len(s.text)
 	if t.escaped {
 		s.text = appendScalar(s.text, line[t.start:t.end], t)

@@ -1,4 +1,4 @@
-package resourcelist
+package scan
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 )
 
 // builder makes an item's nodes while the scan reads its entry again (for
-// Node), exactly as yaml.v3 would (FuzzLazy compares every field): the
+// Node), exactly as yaml.v3 would (FuzzScan compares every field): the
 // scan's structure, yaml.v3's tags, styles, lines and columns. It takes
 // no comments but a line comment after a scalar or a flow collection;
 // where it cannot be sure it gives up, and yaml.v3 parses the entry.
@@ -109,7 +109,7 @@ func (b *builder) scalar(t tok) bool {
 	at := t.start
 	switch {
 	case t.quote == 0:
-		tag := resolveTag(v)
+		tag := ResolveTag(v)
 		if tag == "" {
 			return false
 		}
@@ -118,7 +118,7 @@ func (b *builder) scalar(t tok) bool {
 		b.comment(n, t.next)
 		return true
 	case t.escaped:
-		var s itemScan
+		var s Scanner
 		sp, _ := s.decode(b.line, t)
 		v = string(s.text[sp.start:sp.end])
 	}

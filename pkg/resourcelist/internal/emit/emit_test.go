@@ -1,4 +1,4 @@
-package resourcelist
+package emit
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		// As a list item, emitted in place, it must read as yaml.v3's
 		// encoding indented under "- ".
 		var item bytes.Buffer
-		if err := writeItem(&item, n, 3, 0); err != nil {
+		if err := Item(&item, n, 3, 0); err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
@@ -49,18 +49,18 @@ func sameAsYAMLv3(t *testing.T, n *yaml.Node) bool {
 		}
 		// As the one element of a list, it is what yaml.v3 writes.
 		var one bytes.Buffer
-		if !emitEntry(&one, n, 1) {
-			t.Fatal("emitEntry declines what emit takes")
+		if !Entry(&one, n, 1) {
+			t.Fatal("Entry declines what emit takes")
 		}
 		if want := encodeV3(&yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}); !bytes.Equal(want, one.Bytes()) {
 			t.Fatalf("an entry differs from yaml.v3's list of one (-yaml.v3 +emit):\n%s", cmp.Diff(string(want), one.String()))
 		}
 		// Kept encoded, the item reads back as the same data.
 		var entry bytes.Buffer
-		if err := writeItem(&entry, n, 1, 0); err != nil {
+		if err := Item(&entry, n, 1, 0); err != nil {
 			t.Fatal(err)
 		}
-		if back := encodeV3(decodeEntry(entry.Bytes())); !bytes.Equal(back, encodeV3(n)) {
+		if back := encodeV3(DecodeEntry(entry.Bytes())); !bytes.Equal(back, encodeV3(n)) {
 			t.Fatalf("an encoded item reads back differently (-item +read back):\n%s", cmp.Diff(string(encodeV3(n)), string(back)))
 		}
 	}
