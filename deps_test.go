@@ -1,7 +1,7 @@
 // The shape of the project, enforced: pkg/ is pure logic that never imports
 // functions/ or cmd/, never touches the process (os, os/exec, syscall) and
 // never reads the clock; a function never imports another function; the
-// catalog functions linked into kptkit (internal/catalog) reach only the
+// catalog functions linked into kptkit (internal/builtinfn) reach only the
 // kptkit binary, never pkg/ or the function binaries.
 package kptkit_test
 
@@ -51,22 +51,22 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-// catalogCode is what only internal/catalog may import: the kpt function
+// catalogCode is what only internal/builtinfn may import: the kpt function
 // catalog's Go code and the SDK it is written for.
 var catalogCode = []string{"github.com/GoogleContainerTools/kpt-functions-catalog/", "github.com/GoogleContainerTools/kpt-functions-sdk/"}
 
 func checkFile(t *testing.T, path string, f *ast.File) {
 	dir := filepath.ToSlash(filepath.Dir(path))
 	isTest := strings.HasSuffix(path, "_test.go")
-	inCatalog := dir == "internal/catalog" || strings.HasPrefix(dir, "internal/catalog/")
+	inBuiltin := dir == "internal/builtinfn" || strings.HasPrefix(dir, "internal/builtinfn/")
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		if p == module+"internal/catalog" && !inCatalog && dir != "cmd/kptkit" {
+		if p == module+"internal/builtinfn" && !inBuiltin && dir != "cmd/kptkit" {
 			t.Errorf("%s imports %s: only cmd/kptkit links the catalog functions", path, p)
 		}
 		for _, c := range catalogCode {
-			if strings.HasPrefix(p, c) && !inCatalog {
-				t.Errorf("%s imports %s: the catalog's code is linked through internal/catalog only", path, p)
+			if strings.HasPrefix(p, c) && !inBuiltin {
+				t.Errorf("%s imports %s: the catalog's code is linked through internal/builtinfn only", path, p)
 			}
 		}
 		switch {
@@ -128,7 +128,7 @@ func TestFunctionBinariesStaySmall(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep == module+"internal/catalog" || strings.HasPrefix(dep, catalogCode[0]) || strings.HasPrefix(dep, catalogCode[1]) {
+		if dep == module+"internal/builtinfn" || strings.HasPrefix(dep, catalogCode[0]) || strings.HasPrefix(dep, catalogCode[1]) {
 			t.Errorf("a function binary depends on %s: only kptkit links the catalog functions", dep)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/kptkit/kptkit/internal/bounded"
-	"github.com/kptkit/kptkit/internal/catalog"
+	"github.com/kptkit/kptkit/internal/builtinfn"
 )
 
 // The bounds of a step unless flags say otherwise.
@@ -71,7 +71,7 @@ func self() string {
 
 // childWorks are the works a child of kptkit runs (bounded.Main).
 func childWorks() map[string]bounded.Work {
-	works := catalog.Works()
+	works := builtinfn.Works()
 	works[jsonnetWork] = evaluateJsonnet
 	return works
 }

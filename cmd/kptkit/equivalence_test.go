@@ -4,7 +4,7 @@ package main
 // `kpt fn render --allow-exec` gives with the same functions handed to kpt
 // as exec binaries — kptkit's function binaries, the catalog's own mains
 // (set-namespace, apply-replacements, starlark) and apply-setters' main on
-// this kyaml (internal/catalog/apply-setters), all built by the test. The
+// this kyaml (internal/builtinfn/apply-setters), all built by the test. The
 // packages go into one tree (each a subpackage of an empty root), so that
 // one run of each tool renders them all.
 //
@@ -38,7 +38,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/internal/catalog"
+	"github.com/kptkit/kptkit/internal/builtinfn"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmtest/corpus"
@@ -75,10 +75,10 @@ func buildEquivBinaries(t testing.TB) equivBinaries {
 		for _, f := range fns {
 			builds = append(builds, []string{"-o", filepath.Join(dir, "bin", filepath.Base(filepath.Dir(f))), "./" + filepath.Dir(f)})
 		}
-		for _, f := range catalog.Functions {
-			pkg := catalog.Module + "/" + f.Name
+		for _, f := range builtinfn.Functions {
+			pkg := builtinfn.Module + "/" + f.Name
 			if f.Name == "apply-setters" {
-				pkg = "../../internal/catalog/apply-setters"
+				pkg = "../../internal/builtinfn/apply-setters"
 			}
 			out := filepath.Join(dir, "catalog", f.Name)
 			equivBins.catalog[f.Name] = out
@@ -304,7 +304,7 @@ func toExec(t testing.TB, root string, mains map[string]string) []swap {
 		b = catalogImage.ReplaceAllFunc(b, func(line []byte) []byte {
 			m := catalogImage.FindSubmatch(line)
 			fn := render.Function{Image: string(m[2])}
-			for _, f := range catalog.Functions {
+			for _, f := range builtinfn.Functions {
 				repo := render.ParseImage(fn.Image).Repository
 				if ok, _ := fn.Version(f.Version); ok && strings.HasSuffix(repo, "/"+f.Name) {
 					swaps = append(swaps, swap{p, string(m[2]), mains[f.Name]})
@@ -419,7 +419,7 @@ func usable(t *testing.T, dir string) (ok, fails bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &catalog.Runtime{}
+	rt := &builtinfn.Runtime{}
 	for _, pkg := range files.Packages() {
 		kf, err := yaml.Parse(string(files[filepath.ToSlash(filepath.Join(pkg, "Kptfile"))]))
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/internal/bounded"
-	"github.com/kptkit/kptkit/internal/catalog"
+	"github.com/kptkit/kptkit/internal/builtinfn"
 	"github.com/kptkit/kptkit/internal/fnexec"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
@@ -69,7 +69,7 @@ type renderFlags struct {
 
 // isolate empties the process environment for the built-ins and returns
 // what it held (tests replace it: they run in one process).
-var isolate = catalog.Isolate
+var isolate = builtinfn.Isolate
 
 func runRender(c *call, args []string) error {
 	fs := c.flags()
@@ -185,7 +185,7 @@ func newRuntime(env []string, prefixes []string, execFor map[string]string, limi
 	return render.Runtimes{
 		&fnexec.ExecFor{Exec: ex, Images: execFor},
 		render.Functions{Functions: registry, Prefixes: prefixes},
-		&catalog.Runtime{Limits: limits, Self: exe},
+		&builtinfn.Runtime{Limits: limits, Self: exe},
 		ex,
 		&fnexec.Container{Env: env, Limits: limits},
 	}

@@ -256,8 +256,8 @@ functionConfig:
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 	wantMsgs := []string{
-		`info: item 2: ConfigMap/opt: injected resource "src" from cluster`,
-		`info: item 1: ConfigMap/req: injected resource "src" from cluster`,
+		`info: item 2: injected resource "src" from cluster`,
+		`info: item 1: injected resource "src" from cluster`,
 	}
 	if diff := cmp.Diff(wantMsgs, msgs); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
@@ -395,5 +395,5 @@ func Example() {
 	//   spec:
 	//     injectors:
 	//     - name: us-east1
-	// item 1: ConfigMap/endpoints: injected resource "us-east1" from cluster
+	// item 1: injected resource "us-east1" from cluster
 }

@@ -151,12 +151,14 @@ func same(a, b *yaml.RNode) bool {
 // report returns a result per point: info when it was filled, else a
 // warning for a required point and info for an optional one, plus a
 // warning for each object an injector names that exists only in other
-// namespaces.
+// namespaces. Each carries the point as its resourceRef, which kpt prints
+// before the message: a message names the point only where its sentence
+// needs it.
 func (p *point) report(req Request, objs *pool) []result.Result {
 	c := p.condition()
 	name := p.h.Kind + "/" + p.h.Name
 	if p.source != nil {
-		return []result.Result{p.item.Infof("%s: %s: %s", p.h.Where(), name, c.Message)}
+		return []result.Result{p.item.Infof("%s: %s", p.h.Where(), c.Message)}
 	}
 	var rs []result.Result
 	if p.required {
@@ -175,8 +177,8 @@ func (p *point) report(req Request, objs *pool) []result.Result {
 			if len(ns) > 1 {
 				word = "namespaces"
 			}
-			rs = append(rs, p.item.Warningf("", "%s: %s: in-cluster %s %q is in %s %s, not in %q: objects of other namespaces are never injected",
-				p.h.Where(), name, p.h.Kind, s.Name, word, strings.Join(ns, ", "), req.Namespace))
+			rs = append(rs, p.item.Warningf("", "%s: in-cluster %s %q is in %s %s, not in %q: objects of other namespaces are never injected",
+				p.h.Where(), p.h.Kind, s.Name, word, strings.Join(ns, ", "), req.Namespace))
 		}
 	}
 	return rs

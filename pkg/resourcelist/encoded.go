@@ -2,9 +2,10 @@ package resourcelist
 
 import (
 	"bytes"
-	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
 )
 
 // Encoded is a new item encoded by an Encoder, for AddEncoded: the list
@@ -47,9 +48,9 @@ func (e *Encoder) Encode(n *yaml.RNode, path string) (Encoded, error) {
 		return Encoded{}, err
 	}
 	y := n.YNode()
-	quoteAmbiguous(y)
+	emit.QuoteAmbiguous(y)
 	e.scratch.Reset()
-	if !bare(y) || !emitEntry(&e.scratch, y, 1) {
+	if !emit.Bare(y) || !emit.Entry(&e.scratch, y, 1) {
 		return Encoded{node: yaml.CopyYNode(y)}, nil
 	}
 	return Encoded{enc: e.keep(e.scratch.Bytes()), hdr: readHeader(n, -1)}, nil
@@ -67,39 +68,4 @@ func (e *Encoder) keep(enc []byte) []byte {
 	start := len(e.arena)
 	e.arena = append(e.arena, enc...)
 	return e.arena[start:len(e.arena):len(e.arena)]
-}
-
-// bare reports whether n has no comments, literal blocks or flow lists,
-// which emit writes but which do not read back as the same nodes.
-func bare(n *yaml.Node) bool {
-	if n.LineComment != "" || n.Kind == yaml.ScalarNode && literal(n) || n.Kind == yaml.SequenceNode && n.Style == yaml.FlowStyle && len(n.Content) > 0 {
-		return false
-	}
-	for _, c := range n.Content {
-		if !bare(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// decodeEntry parses an encoded item from its entry in the list ("- " and
-// the item indented by two). The text is this package's own encoding of a
-// node that encoded without error: it parses.
-func decodeEntry(entry []byte) *yaml.Node {
-	var b bytes.Buffer
-	b.Grow(len(entry))
-	for i, line := range bytes.SplitAfter(entry, []byte("\n")) {
-		if i == 0 {
-			line = bytes.TrimPrefix(line, []byte("- "))
-		} else {
-			line = bytes.TrimPrefix(line, []byte("  "))
-		}
-		b.Write(line)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Content) != 1 {
-		panic(fmt.Sprintf("resourcelist: an encoded item does not parse back: %v", err))
-	}
-	return doc.Content[0]
 }

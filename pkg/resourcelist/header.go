@@ -9,6 +9,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -212,6 +213,22 @@ func stringMap(n *yaml.Node) map[string]string {
 		}
 	}
 	return m
+}
+
+// scannedHeader returns the header the scan read of the item at position
+// pos.
+func scannedHeader(s *scan.Item, pos int) Header {
+	h := Header{
+		APIVersion:  s.APIVersion(),
+		Kind:        s.Kind(),
+		Name:        s.Name(),
+		Namespace:   s.Namespace(),
+		Labels:      s.Labels(),
+		Annotations: s.Annotations(),
+		Position:    pos,
+	}
+	h.place()
+	return h
 }
 
 // HeaderOf reads the header of a node that is not an item of the list, such

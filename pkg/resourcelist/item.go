@@ -3,6 +3,8 @@ package resourcelist
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -24,11 +26,11 @@ type Item struct {
 	pos  int         // position in the input, -1 for a new item
 	enc  []byte      // an item kept encoded: its entry in the list, until it is edited
 	hdr  *Header     // the header read from the node, or from the entry by yaml.v3
-	scan *scanned    // the header the scan read from the entry, while the item is kept
+	scan *scan.Item  // what the scan read from the entry, while the item is kept
 	// snap is the encoding of the node when Edit was first called, or,
 	// for an item still kept, when Guard was called (tests).
 	snap  []byte
-	entry entry // where the item's entry sits in the input, when the layout is known
+	entry scan.Entry // where the item's entry sits in the input, when the layout is known
 	state itemState
 }
 
@@ -36,7 +38,7 @@ type Item struct {
 func (it *Item) Node() *yaml.RNode {
 	if it.node == nil {
 		if it.enc != nil {
-			it.node = yaml.NewRNode(decodeEntry(it.enc))
+			it.node = yaml.NewRNode(emit.DecodeEntry(it.enc))
 		} else {
 			it.rl.load(it)
 		}
@@ -68,7 +70,7 @@ func (it *Item) Edit() *yaml.RNode {
 		if it.rl.onEdit != nil && it.pos >= 0 {
 			it.rl.onEdit(it.pos, it.node.YNode())
 		}
-		it.snap = encodeNode(it.node.YNode())
+		it.snap = emit.Encode(it.node.YNode())
 		it.state = stateEdited
 	}
 	it.hdr, it.scan = nil, nil
@@ -83,7 +85,7 @@ func (it *Item) Header() Header {
 		it.hdr = &h
 	case it.hdr != nil:
 	case it.scan != nil:
-		h := it.scan.header(it.pos)
+		h := scannedHeader(it.scan, it.pos)
 		if it.node == nil {
 			return h // an item nobody selected or read keeps no maps
 		}

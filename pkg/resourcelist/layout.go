@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
 
 // layout records where the input's parts sit, as byte offsets, so that
@@ -12,26 +14,9 @@ import (
 // is written anew as a whole. The items' own places are their entries.
 type layout struct {
 	ok      bool
-	keys    []rootKey // the root mapping's keys, in input order
-	entries bool      // every input item has its entry: the items are written in place
-	seqCol  int       // column (1-based) of the items' dashes
-}
-
-// rootKey is a key of the ResourceList and its value: its lines, from the
-// key's to the next key's.
-type rootKey struct {
-	name       string
-	start, end int
-}
-
-// entry is where an item of the input sits: from its dash line to the next
-// item's (or the end of the items), and the comment lines right above its
-// dash (which lie in the previous item's lines).
-type entry struct {
-	start, end int32
-	above      int32 // where the comment lines above the dash start
-	nAbove     int32 // how many there are
-	line       int32 // the dash's line, 1-based
+	keys    []scan.RootKey // the root mapping's keys, in input order
+	entries bool           // every input item has its entry: the items are written in place
+	seqCol  int            // column (1-based) of the items' dashes
 }
 
 // layoutNodes finds the layout of a ResourceList parsed whole, from its
@@ -67,20 +52,20 @@ func (rl *ResourceList) layoutNodes() {
 		}
 		seen = seen || c[i].Value == "items"
 		lines = append(lines, c[i].Line)
-		l.keys = append(l.keys, rootKey{name: c[i].Value, start: starts[c[i].Line-1]})
+		l.keys = append(l.keys, scan.RootKey{Name: c[i].Value, Start: starts[c[i].Line-1]})
 	}
 	for i := range l.keys {
-		l.keys[i].end = len(rl.src)
+		l.keys[i].End = len(rl.src)
 		if i+1 < len(l.keys) {
-			l.keys[i].end = l.keys[i+1].start
+			l.keys[i].End = l.keys[i+1].Start
 		}
 	}
 	for i, k := range l.keys {
 		seq := c[2*i+1]
-		if k.name != "items" || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || len(seq.Content) == 0 {
+		if k.Name != "items" || seq.Kind != yaml.SequenceNode || seq.Style&yaml.FlowStyle != 0 || len(seq.Content) == 0 {
 			continue // the items are written anew; the rest can still be copied
 		}
-		if !rl.findDashes(seq, lines[i], k.end, line, starts) {
+		if !rl.findDashes(seq, lines[i], k.End, line, starts) {
 			return
 		}
 	}
@@ -104,24 +89,17 @@ func (rl *ResourceList) findDashes(seq *yaml.Node, keyLine, end int, line func(i
 		if found == 0 || starts[found-1] >= end {
 			return false
 		}
-		e := newEntry(rl.src, starts[found-1], found, starts[prev-1])
+		e := scan.NewEntry(rl.src, starts[found-1], found, starts[prev-1])
 		if i > 0 {
-			rl.items[i-1].entry.end = e.start
+			rl.items[i-1].entry.End = e.Start
 		}
 		rl.items[i].entry = e
 		prev = found
 	}
-	rl.items[len(seq.Content)-1].entry.end = int32(end)
+	rl.items[len(seq.Content)-1].entry.End = int32(end)
 	rl.layout.seqCol = col
 	rl.layout.entries = true
 	return true
-}
-
-// newEntry returns the entry whose dash line starts at start, line line;
-// no comment line above it starts at or before floor.
-func newEntry(src []byte, start, line, floor int) entry {
-	above, n := commentsAbove(src, start, floor)
-	return entry{start: int32(start), line: int32(line), above: int32(above), nAbove: int32(n)}
 }
 
 // lineStarts returns the offset of every line's start.
@@ -136,25 +114,6 @@ func lineStarts(src []byte) []int {
 		i += j + 1
 	}
 	return starts
-}
-
-// commentsAbove returns where the comment lines right above the line at
-// dash start, and how many there are; none start at or before floor (the
-// previous dash's line, or the key's).
-func commentsAbove(src []byte, dash, floor int) (above, n int) {
-	above = dash
-	for above > 0 {
-		start := bytes.LastIndexByte(src[:above-1], '\n') + 1
-		if start <= floor || !isCommentLine(src[start:above]) {
-			break
-		}
-		above, n = start, n+1
-	}
-	return above, n
-}
-
-func isCommentLine(line []byte) bool {
-	return bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#"))
 }
 
 func isDashLine(line []byte, col int) bool {

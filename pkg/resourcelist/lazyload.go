@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
 
 // load parses the nodes of an item read lazily: the scan builds them from
@@ -40,7 +43,7 @@ func (rl *ResourceList) run(lo, hi int) []*yaml.Node {
 	ok := false
 	if !(lo == 0 && lz.lead) && !lz.glue[hi] {
 		first, last := rl.items[lo].entry, rl.items[hi].entry
-		nodes, ok = parseEntries(rl.src[first.start:last.end], int(first.line), hi-lo+1)
+		nodes, ok = parseEntries(rl.src[first.Start:last.End], int(first.Line), hi-lo+1)
 	}
 	if !ok {
 		nodes = rl.wholeItems()[lo : hi+1]
@@ -56,7 +59,7 @@ func (rl *ResourceList) run(lo, hi int) []*yaml.Node {
 func (rl *ResourceList) setNode(it *Item, n *yaml.Node) {
 	it.node = yaml.NewRNode(n)
 	if rl.guarded && it.state == stateKept {
-		it.snap = encodeNode(n)
+		it.snap = emit.Encode(n)
 	}
 }
 
@@ -68,9 +71,9 @@ func (rl *ResourceList) build(it *Item) *yaml.Node {
 	if it.scan == nil || glue[it.pos] || it.pos > 0 && glue[it.pos-1] || it.pos == 0 && rl.lazy.lead {
 		return nil
 	}
-	var s itemScan // its own: items may be read on several goroutines
+	var s scan.Scanner // its own: items may be read on several goroutines
 	e := it.entry
-	return s.build(rl.src, int(e.start), int(e.end), rl.layout.seqCol-1, int(e.line), it.scan.nodes)
+	return s.Build(rl.src, int(e.Start), int(e.End), rl.layout.seqCol-1, int(e.Line), it.scan.Nodes())
 }
 
 // wholeItems parses the whole list and returns its items' nodes.

@@ -10,6 +10,8 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/parallel"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -96,13 +98,13 @@ func (rl *ResourceList) Select(match func(Header) bool) []*Item {
 // other items of a list read lazily are passed over without reading the
 // rest of their header (their labels and annotations).
 func (rl *ResourceList) SelectKind(apiVersion, kind string, match func(Header) bool) []*Item {
-	is := func(s *scanned) bool { return s.str(s.vals[0]) == apiVersion && s.str(s.vals[1]) == kind }
+	is := func(s *scan.Item) bool { return s.APIVersion() == apiVersion && s.Kind() == kind }
 	return rl.selectWhere(is, func(h Header) bool { return h.Is(apiVersion, kind) && match(h) })
 }
 
 // selectWhere is Select, passing over the items whose scanned header (see
-// scanned) is not one of those maybe accepts (nil: all are).
-func (rl *ResourceList) selectWhere(maybe func(*scanned) bool, match func(Header) bool) []*Item {
+// scan.Item) is not one of those maybe accepts (nil: all are).
+func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Header) bool) []*Item {
 	var (
 		out    []*Item
 		hs, ok = rl.scannedHeaders(maybe)
@@ -139,7 +141,7 @@ func fromScan(it *Item) bool { return it.state == stateKept && it.hdr == nil && 
 // scannedHeaders reads, on a few goroutines, the headers of a long list's
 // items that Header would read from their scan (and maybe accepts): ok[i]
 // says hs[i] is item i's. Nil for a short list.
-func (rl *ResourceList) scannedHeaders(maybe func(*scanned) bool) (hs []Header, ok []bool) {
+func (rl *ResourceList) scannedHeaders(maybe func(*scan.Item) bool) (hs []Header, ok []bool) {
 	w := parallel.Workers(len(rl.items), minScanRun)
 	if w < 2 {
 		return nil, nil
@@ -147,7 +149,7 @@ func (rl *ResourceList) scannedHeaders(maybe func(*scanned) bool) (hs []Header, 
 	hs, ok = make([]Header, len(rl.items)), make([]bool, len(rl.items))
 	parallel.Do(len(rl.items), w, func(_, i int) {
 		if it := rl.items[i]; fromScan(it) && (maybe == nil || maybe(it.scan)) {
-			hs[i], ok[i] = it.scan.header(it.pos), true
+			hs[i], ok[i] = scannedHeader(it.scan, it.pos), true
 		}
 	})
 	return hs, ok
@@ -241,7 +243,7 @@ func (rl *ResourceList) Guard() {
 	rl.guarded = true
 	for _, it := range rl.items {
 		if it.state == stateKept && it.node != nil {
-			it.snap = encodeNode(it.node.YNode())
+			it.snap = emit.Encode(it.node.YNode())
 		}
 	}
 }
@@ -250,7 +252,7 @@ func (rl *ResourceList) Guard() {
 func (rl *ResourceList) GuardViolations() []string {
 	var out []string
 	for _, it := range rl.items {
-		if it.state == stateKept && it.snap != nil && it.node != nil && !bytes.Equal(it.snap, encodeNode(it.node.YNode())) {
+		if it.state == stateKept && it.snap != nil && it.node != nil && !bytes.Equal(it.snap, emit.Encode(it.node.YNode())) {
 			out = append(out, it.Header().String())
 		}
 	}

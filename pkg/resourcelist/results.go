@@ -5,19 +5,20 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
 // writeResults plans the results section: the input's results, then the
 // ones recorded, sorted.
-func (rl *ResourceList) writeResults(p *plan) error {
+func (rl *ResourceList) writeResults(p *emit.Plan) error {
 	res := rl.resultNodes()
 	if len(res) == 0 {
 		return nil
 	}
-	p.text("results:\n")
+	p.Text("results:\n")
 	for _, n := range res {
-		if err := p.item(n, 1, 0); err != nil {
+		if err := p.Item(n, 1, 0); err != nil {
 			return err
 		}
 	}

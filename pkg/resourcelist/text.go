@@ -4,6 +4,9 @@ import (
 	"bytes"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
 
 // Text writes a new item as text, field by field, for a function adding
@@ -21,7 +24,7 @@ import (
 // write. A Text is reused item after item, on one goroutine.
 type Text struct {
 	b      bytes.Buffer
-	e      emitter
+	e      emit.Emitter
 	frames []textFrame // the open collections, the item's mapping first
 	hdr    Header
 	ok     bool
@@ -48,13 +51,10 @@ const (
 	atAnnotations
 )
 
-// maxDepth is how deep the emitter writes (see emittable).
-const maxEmitDepth = 100
-
 // Begin starts a new item, forgetting the last.
 func (t *Text) Begin() {
 	t.b.Reset()
-	t.e = emitter{b: &t.b, quote: true}
+	t.e = emit.Quoting(&t.b)
 	t.b.WriteString("- ")
 	t.frames = append(t.frames[:0], textFrame{indent: 2, inline: true, where: atRoot})
 	t.hdr = Header{Position: -1}
@@ -92,14 +92,14 @@ func (t *Text) Node(key string, n *yaml.Node) {
 	if !t.begun() {
 		return
 	}
-	if t.headerKey(key) || !emittable(n, len(t.frames)) {
+	if t.headerKey(key) || !emit.Emittable(n, len(t.frames)) {
 		t.ok = false
 	}
 	if t.entry(false) == nil {
 		return
 	}
 	t.scalar(key, true)
-	if !t.e.value(n, t.top().indent) {
+	if !t.e.Value(n, t.top().indent) {
 		t.ok = false
 	}
 }
@@ -116,7 +116,7 @@ func (t *Text) open(key string, list bool) {
 		return
 	}
 	parent := t.top()
-	if parent.list == (key != "") || list && parent.list || len(t.frames) > maxEmitDepth {
+	if parent.list == (key != "") || list && parent.list || len(t.frames) > emit.MaxDepth {
 		t.ok = false // a keyed value in a list, a list in a list
 	}
 	w := elsewhere
@@ -205,7 +205,7 @@ func (t *Text) entry(list bool) *textFrame {
 		}
 	}
 	f := t.top()
-	if f.list != list || len(t.frames) > maxEmitDepth {
+	if f.list != list || len(t.frames) > emit.MaxDepth {
 		t.ok = false
 		return nil
 	}
@@ -239,15 +239,15 @@ func (t *Text) lead(f *textFrame) {
 		f.inline = false
 		return
 	}
-	t.e.indent(f.indent)
+	t.e.Indent(f.indent)
 }
 
 func (t *Text) scalar(v string, key bool) {
 	style := yaml.Style(0)
-	if ambiguous(v) {
+	if scan.Ambiguous(v) {
 		style = yaml.DoubleQuotedStyle
 	}
-	if !t.e.text(v, yaml.NodeTagString, style, key) {
+	if !t.e.Text(v, yaml.NodeTagString, style, key) {
 		t.ok = false
 	}
 }

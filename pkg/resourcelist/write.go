@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/emit"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
 
 // Write returns the ResourceList as YAML: items in order (new ones last),
@@ -16,11 +18,7 @@ func (rl *ResourceList) Write() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, p.size)
-	for _, pc := range p.pieces {
-		out = append(out, p.bytes(pc)...)
-	}
-	return out, nil
+	return p.Bytes(), nil
 }
 
 // WriteTo writes what Write returns to w, without holding it whole: the
@@ -31,33 +29,25 @@ func (rl *ResourceList) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var n int64
-	for _, pc := range p.pieces {
-		m, err := w.Write(p.bytes(pc))
-		n += int64(m)
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+	return p.WriteTo(w)
 }
 
 // plan encodes what changed and lays out the output as pieces: ranges of
 // the input and encoded text, in order. Only planning can fail.
-func (rl *ResourceList) plan() (*plan, error) {
-	p := &plan{src: rl.src}
+func (rl *ResourceList) plan() (*emit.Plan, error) {
+	p := emit.NewPlan(rl.src)
 	l := &rl.layout
 	if !l.ok {
 		return p, rl.writeAnew(p)
 	}
 	first := len(rl.src)
 	if len(l.keys) > 0 {
-		first = l.keys[0].start
+		first = l.keys[0].Start
 	}
-	p.lines(0, first)
+	p.Lines(0, first)
 	hasItems := false
 	for _, k := range l.keys {
-		switch k.name {
+		switch k.Name {
 		case "results":
 		case "items":
 			hasItems = true
@@ -65,7 +55,7 @@ func (rl *ResourceList) plan() (*plan, error) {
 				return nil, err
 			}
 		default:
-			p.lines(k.start, k.end)
+			p.Lines(k.Start, k.End)
 		}
 	}
 	if !hasItems {
@@ -81,60 +71,60 @@ func (rl *ResourceList) plan() (*plan, error) {
 
 // writeItems plans the items in place of the input's: untouched ones as
 // their bytes, the comment lines above a changed item's dash kept.
-func (rl *ResourceList) writeItems(p *plan, k rootKey) error {
+func (rl *ResourceList) writeItems(p *emit.Plan, k scan.RootKey) error {
 	if !rl.layout.entries {
 		return rl.writeItemsAnew(p)
 	}
 	col := rl.layout.seqCol
-	p.lines(k.start, int(rl.items[0].entry.start))
+	p.Lines(k.Start, int(rl.items[0].entry.Start))
 	for i, it := range rl.items {
 		if it.pos < 0 {
 			if it.state == stateDeleted {
 				continue
 			}
 			if it.enc != nil && col == 1 {
-				p.own(it.enc)
+				p.Own(it.enc)
 				continue
 			}
-			if err := p.item(it.Node().YNode(), col, 0); err != nil {
+			if err := p.Item(it.Node().YNode(), col, 0); err != nil {
 				return err
 			}
 			continue
 		}
 		e := it.entry
 		if rl.unchanged(it) {
-			p.lines(int(e.start), int(e.end))
+			p.Lines(int(e.Start), int(e.End))
 			continue
 		}
 		if it.state != stateDeleted {
-			if err := p.item(it.node.YNode(), col, int(e.nAbove)); err != nil {
+			if err := p.Item(it.node.YNode(), col, int(e.NAbove)); err != nil {
 				return err
 			}
 		}
 		// The comment above the next item's dash sits in this item's lines.
 		if i+1 < len(rl.items) && rl.items[i+1].pos >= 0 {
 			next := rl.items[i+1].entry
-			p.lines(int(next.above), int(next.start))
+			p.Lines(int(next.Above), int(next.Start))
 		}
 	}
 	return nil
 }
 
-func (rl *ResourceList) writeItemsAnew(p *plan) error {
+func (rl *ResourceList) writeItemsAnew(p *emit.Plan) error {
 	if rl.Len() == 0 {
-		p.text("items: []\n")
+		p.Text("items: []\n")
 		return nil
 	}
-	p.text("items:\n")
+	p.Text("items:\n")
 	for _, it := range rl.items {
 		if it.state == stateDeleted {
 			continue
 		}
 		if it.enc != nil {
-			p.own(it.enc)
+			p.Own(it.enc)
 			continue
 		}
-		if err := p.item(it.Node().YNode(), 1, 0); err != nil {
+		if err := p.Item(it.Node().YNode(), 1, 0); err != nil {
 			return err
 		}
 	}
@@ -147,7 +137,7 @@ func (rl *ResourceList) unchanged(it *Item) bool {
 	case stateKept:
 		return true
 	case stateEdited:
-		return bytes.Equal(it.snap, encodeNode(it.node.YNode()))
+		return bytes.Equal(it.snap, emit.Encode(it.node.YNode()))
 	default:
 		return false
 	}
@@ -155,9 +145,9 @@ func (rl *ResourceList) unchanged(it *Item) bool {
 
 // writeAnew encodes the whole ResourceList, for input whose layout cannot be
 // kept (flow style, JSON): it comes out as plain block-style YAML.
-func (rl *ResourceList) writeAnew(p *plan) error {
+func (rl *ResourceList) writeAnew(p *emit.Plan) error {
 	if rl.doc.Style&yaml.FlowStyle != 0 {
-		BlockStyle(rl.doc)
+		emit.BlockStyle(rl.doc)
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode}
 	hasItems := false
@@ -178,11 +168,11 @@ func (rl *ResourceList) writeAnew(p *plan) error {
 	if res := rl.resultNodes(); len(res) > 0 {
 		doc.Content = append(doc.Content, str("results"), &yaml.Node{Kind: yaml.SequenceNode, Content: res})
 	}
-	out := encodeNode(doc)
+	out := emit.Encode(doc)
 	if out == nil {
 		return fmt.Errorf("cannot encode the ResourceList")
 	}
-	p.own(out)
+	p.Own(out)
 	return nil
 }
 
@@ -193,71 +183,17 @@ func (rl *ResourceList) liveNodes() []*yaml.Node {
 			continue
 		}
 		if !rl.unchanged(it) {
-			quoteAmbiguous(it.Node().YNode())
+			emit.QuoteAmbiguous(it.Node().YNode())
 		}
 		out = append(out, it.Node().YNode())
 	}
 	return out
 }
 
-// writeItem writes one sequence entry with its dash at column col, leaving
-// out the first dropHead lines of its head comment (written already, from
-// the lines above its dash).
-func writeItem(b *bytes.Buffer, n *yaml.Node, col int, dropHead int) error {
-	if dropHead > 0 && n.HeadComment != "" {
-		c := *n
-		lines := strings.SplitAfterN(c.HeadComment, "\n", dropHead+1)
-		c.HeadComment = ""
-		if len(lines) > dropHead {
-			c.HeadComment = lines[dropHead]
-		}
-		n = &c
-	}
-	quoteAmbiguous(n)
-	if emitEntry(b, n, col) {
-		return nil
-	}
-	indent := strings.Repeat(" ", col-1)
-	enc := encodeNode(n)
-	if enc == nil {
-		return fmt.Errorf("cannot encode an item")
-	}
-	for i, line := range bytes.SplitAfter(bytes.TrimSuffix(enc, []byte("\n")), []byte("\n")) {
-		switch {
-		case i == 0:
-			b.WriteString(indent + "- ")
-		case len(bytes.TrimSpace(line)) == 0:
-			b.Write(line)
-			continue
-		default:
-			b.WriteString(indent + "  ")
-		}
-		b.Write(line)
-	}
-	b.WriteByte('\n')
-	return nil
-}
-
-// emitEntry writes a plain mapping (one the emitter takes) as a sequence
-// entry with its dash at column col, in place, or writes nothing and
-// returns false. The caller has quoted what YAML 1.1 would misread.
-func emitEntry(b *bytes.Buffer, n *yaml.Node, col int) bool {
-	if n.Kind != yaml.MappingNode || !emittable(n, 0) {
-		return false
-	}
-	start := b.Len()
-	b.WriteString(strings.Repeat(" ", col-1) + "- ")
-	if e := (emitter{b: b}); e.node(n, col+1, true) {
-		return true
-	}
-	b.Truncate(start)
-	return false
-}
-
 // Emit writes a document's root node as yaml.v3 with kpt's settings
 // (2-space indent, compact sequences) writes it, with this package's
 // emitter, or writes nothing and returns false where the emitter declines.
-func Emit(b *bytes.Buffer, n *yaml.Node) bool { return emit(b, n) }
+func Emit(b *bytes.Buffer, n *yaml.Node) bool { return emit.Document(b, n) }
 
 // EmitEntry writes a mapping as yaml.v3 with kpt's settings writes the one
 // element of a list ("- ", the mapping indented by two), with this
@@ -265,33 +201,4 @@ func Emit(b *bytes.Buffer, n *yaml.Node) bool { return emit(b, n) }
 // writes nothing and returns false for what the emitter does not write.
 // It is much cheaper than yaml.v3's encoder, which sets up an emitter per
 // document.
-func EmitEntry(b *bytes.Buffer, n *yaml.Node) bool { return emitEntry(b, n, 1) }
-
-// encodeNode encodes a node the way kpt writes YAML (2-space indent, compact
-// sequences), or returns nil if it cannot be encoded: with emit where it
-// can, else with yaml.v3.
-func encodeNode(n *yaml.Node) []byte {
-	var b bytes.Buffer
-	if emit(&b, n) {
-		return b.Bytes()
-	}
-	return encodeV3(n)
-}
-
-// encodeV3 encodes a node with yaml.v3's encoder.
-func encodeV3(n *yaml.Node) (out []byte) {
-	defer func() {
-		if recover() != nil {
-			out = nil
-		}
-	}()
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	if err := enc.Encode(n); err != nil {
-		return nil
-	}
-	if err := enc.Close(); err != nil {
-		return nil
-	}
-	return b.Bytes()
-}
+func EmitEntry(b *bytes.Buffer, n *yaml.Node) bool { return emit.Entry(b, n, 1) }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package builtinfn
+
+const raceEnabled = false

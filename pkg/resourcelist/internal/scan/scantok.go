@@ -1,0 +1,181 @@
+package scan
+
+import "strings"
+
+// tok is a one-line scalar the scan read: plain, single- or double-quoted.
+type tok struct {
+	start, end int  // its text in the line, quotes left out
+	quote      byte // 0, '\'' or '"'
+	escaped    bool // the text needs decoding ('' or a backslash)
+	key        bool // it is followed by ": " or a final ":", a mapping's key
+	next       int  // where the line goes on: past the colon for a key
+}
+
+// readScalar reads a scalar at line[k], in block context or inside a
+// flow collection. A plain one stops at a comment (" #"), a mapping
+// indicator (": ", or a final ":" in block context) or the line's end, and
+// inside a flow collection at a flow indicator; there, one with another
+// colon or a comment in it is unsure. A quoted one must close on the line.
+func readScalar(line []byte, k int, flow bool) (tok, bool) {
+	if line[k] == '\'' || line[k] == '"' {
+		return readQuoted(line, k, flow)
+	}
+	if !plainStart(line, k, flow) {
+		return tok{}, false
+	}
+	t := tok{start: k}
+	j := k
+loop:
+	for ; j < len(line); j++ {
+		switch c := line[j]; {
+		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
+			t.key = true
+			break loop
+		case c == ':' && flow:
+			return tok{}, false
+		case c == '#' && line[j-1] == ' ':
+			if flow {
+				return tok{}, false // a comment: the collection does not close on this line
+			}
+			break loop
+		case flow && strings.IndexByte(",[]{}", c) >= 0:
+			break loop
+		}
+	}
+	t.end, t.next = trimRight(line, k, j), j
+	if t.key {
+		t.next = j + 1
+	}
+	return t, true
+}
+
+func trimRight(line []byte, start, end int) int {
+	for end > start && line[end-1] == ' ' {
+		end--
+	}
+	return end
+}
+
+// plainStart reports whether a plain scalar can start at line[k]: a
+// conservative set of first characters (no indicators, nothing beyond
+// ASCII).
+func plainStart(line []byte, k int, flow bool) bool {
+	switch c := line[k]; {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	case c == '-':
+		// "- " starts an entry; in flow, "-," and the like are unsure.
+		return k+1 < len(line) && line[k+1] != ' ' && !(flow && strings.IndexByte(",[]{}", line[k+1]) >= 0)
+	default:
+		return strings.IndexByte("./_~$(=+^;)", c) >= 0
+	}
+}
+
+// readQuoted reads a quoted scalar at line[k] that closes on the line,
+// then what may follow it: the line's end, a comment, or the colon of a
+// key; inside a flow collection also a flow indicator.
+func readQuoted(line []byte, k int, flow bool) (tok, bool) {
+	q := line[k]
+	t := tok{start: k + 1, quote: q}
+	j := k + 1
+	for ; j < len(line); j++ {
+		c := line[j]
+		if q == '\'' && c == '\'' {
+			if j+1 < len(line) && line[j+1] == '\'' {
+				t.escaped = true
+				j++
+				continue
+			}
+			break
+		}
+		if q == '"' && c == '\\' {
+			if j+1 == len(line) || strings.IndexByte(`\"/ntr0abefv `, line[j+1]) < 0 {
+				return tok{}, false
+			}
+			t.escaped = true
+			j++
+			continue
+		}
+		if q == '"' && c == '"' {
+			break
+		}
+	}
+	if j == len(line) {
+		return tok{}, false // it goes on on the next line
+	}
+	t.end = j
+	after := j + 1
+	switch {
+	case after < len(line) && line[after] == ':' && (after+1 == len(line) || line[after+1] == ' '):
+		t.key, t.next = true, after+1
+		return t, true
+	case flow:
+		t.next = after
+		return t, true
+	}
+	n := after + spaces(line[after:])
+	if n < len(line) && (n == after || line[n] != '#') {
+		return tok{}, false
+	}
+	t.next = n
+	return t, true
+}
+
+// decode appends a scalar's value to the scan's text and returns its span.
+func (s *Scanner) decode(line []byte, t tok) (span, bool) {
+	start := len(s.text)
+	if t.escaped {
+		s.text = appendScalar(s.text, line[t.start:t.end], t)
+	} else {
+		s.text = append(s.text, line[t.start:t.end]...)
+	}
+	if len(s.text) > 1<<31 {
+		return span{}, false
+	}
+	return span{uint32(start), uint32(len(s.text))}, true
+}
+
+// appendScalar appends the value of the scalar t, whose text is raw.
+func appendScalar(dst, raw []byte, t tok) []byte {
+	switch {
+	case !t.escaped:
+		return append(dst, raw...)
+	case t.quote == '\'':
+		return append(dst, strings.ReplaceAll(string(raw), "''", "'")...)
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '\\' {
+			i++
+			c = unescape(raw[i])
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// unescape returns the character a double-quoted escape stands for (one
+// of those readQuoted lets through).
+func unescape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	case '0':
+		return 0
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'e':
+		return 0x1b
+	case 'f':
+		return '\f'
+	case 'v':
+		return '\v'
+	}
+	return c // \\, \", \/ and "\ "
+}

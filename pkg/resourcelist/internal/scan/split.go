@@ -1,0 +1,227 @@
+package scan
+
+import (
+	"bytes"
+	"math"
+	"unicode/utf8"
+)
+
+// List is where the parts of a block-style ResourceList sit, as Split
+// found them: its root keys, each at column 0 with its value on the lines
+// below, and its items' entries, split at their dashes.
+type List struct {
+	src      []byte
+	Keys     []RootKey
+	KeyLines []int  // each key's line (1-based)
+	Before   []bool // a comment line right before each key
+	After    bool   // a comment line after the last key's value
+	Entries  []Entry
+	SeqCol   int  // the items' dashes' column (0-based)
+	Lead     bool // a comment before the first item
+}
+
+// RootKey is a key of the ResourceList and its value: its lines, from the
+// key's to the next key's.
+type RootKey struct {
+	Name       string
+	Start, End int
+}
+
+// Entry is where an item of the input sits: from its dash line to the next
+// item's (or the end of the items), and the comment lines right above its
+// dash (which lie in the previous item's lines).
+type Entry struct {
+	Start, End int32
+	Above      int32 // where the comment lines above the dash start
+	NAbove     int32 // how many there are
+	Line       int32 // the dash's line, 1-based
+}
+
+// Split finds the root keys and the items' entries of a ResourceList, or
+// reports false when it cannot be sure of them (flow style, document
+// markers, tabs or odd characters, lines out of place, no items...): the
+// list is then to be parsed whole.
+func Split(src []byte) (*List, bool) {
+	if len(src) >= math.MaxInt32 || !plainText(src) {
+		return nil, false
+	}
+	l := &List{src: src}
+	if !l.root() {
+		return nil, false
+	}
+	return l, true
+}
+
+// plainText reports whether in is UTF-8 text whose lines break at "\n"
+// (or "\r\n") only and that yaml.v3 reads without complaint about its
+// characters: no control characters, no byte order mark but the first.
+func plainText(in []byte) bool {
+	for i := 0; i < len(in); {
+		c := in[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c == '\r' && i+1 < len(in) && in[i+1] == '\n' {
+			i += 2
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, size := utf8.DecodeRune(in[i:])
+		if r == utf8.RuneError && size <= 1 || r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+			r == 0xfffe || r == 0xffff || r == 0xfeff && i != 0 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// root finds the root keys, each at column 0 with its value on its line or
+// the lines below; the items are split as they are met.
+func (sp *List) root() bool {
+	src := sp.src
+	i, line := 0, 1
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	comment := false // a comment line since the last content line
+	for i < len(src) {
+		e, next := lineEnd(src, i)
+		l := src[i:e]
+		switch ind := spaces(l); {
+		case ind == len(l):
+		case l[ind] == '#':
+			comment = true
+		case l[ind] == '\t':
+			return false
+		case ind > 0 || isDash(l, 0):
+			// A line of the last key's value (at column 0: an entry of
+			// its sequence); the items' lines were all split already.
+			if len(sp.Keys) == 0 || sp.Keys[len(sp.Keys)-1].Name == "items" {
+				return false
+			}
+			comment = false
+		default:
+			name, rest, ok := rootKeyLine(l)
+			if !ok {
+				return false
+			}
+			start := i
+			if line == 1 {
+				start = 0 // the byte order mark is the first line's
+			}
+			if n := len(sp.Keys); n > 0 {
+				sp.Keys[n-1].End = start
+			}
+			sp.Keys = append(sp.Keys, RootKey{Name: name, Start: start})
+			sp.KeyLines = append(sp.KeyLines, line)
+			sp.Before = append(sp.Before, comment)
+			comment = false
+			if name == "items" {
+				end, endLine, ok := sp.split(next, line+1, rest)
+				if !ok {
+					return false
+				}
+				i, line = end, endLine
+				continue
+			}
+		}
+		i, line = next, line+1
+	}
+	if n := len(sp.Keys); n > 0 && sp.Keys[n-1].Name != "items" {
+		sp.Keys[n-1].End = len(src)
+	}
+	sp.After = comment
+	return len(sp.Keys) > 0
+}
+
+// rootKeyLine reads a root key's line: a plain key of letters, digits and
+// ".-_/", a colon, and the rest of the line.
+func rootKeyLine(l []byte) (name string, rest []byte, ok bool) {
+	for j, c := range l {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case j > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/'):
+		case j > 0 && c == ':' && (j+1 == len(l) || l[j+1] == ' '):
+			return string(l[:j]), l[j+1:], true
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
+
+// split finds the items' entries, from the line after "items:" (at start,
+// line) to the next root key: every dash at the first dash's column starts
+// an entry, and every other line is deeper, a comment or empty. It returns
+// where the items end, and that line's number.
+func (sp *List) split(start, line int, rest []byte) (int, int, bool) {
+	if r := bytes.TrimLeft(rest, " "); len(r) > 0 {
+		if r[0] != '#' {
+			return 0, 0, false
+		}
+		sp.Lead = true
+	}
+	src, col := sp.src, -1
+	floor := sp.Keys[len(sp.Keys)-1].Start
+	i := start
+loop:
+	for i < len(src) {
+		e, next := lineEnd(src, i)
+		l := src[i:e]
+		switch ind := spaces(l); {
+		case ind == len(l), col >= 0 && ind > col:
+		case l[ind] == '#':
+			sp.Lead = sp.Lead || col < 0
+		case l[ind] == '\t':
+			return 0, 0, false
+		case isDash(l, ind) && (col < 0 || ind == col):
+			e := NewEntry(src, i, line, floor)
+			if n := len(sp.Entries); n > 0 {
+				sp.Entries[n-1].End = int32(i)
+			}
+			sp.Entries, col, floor = append(sp.Entries, e), ind, i
+		case ind == 0 && col >= 0:
+			break loop // the next root key
+		default:
+			return 0, 0, false
+		}
+		i, line = next, line+1
+	}
+	if col < 0 {
+		return 0, 0, false // no items: the list is read whole
+	}
+	sp.Entries[len(sp.Entries)-1].End = int32(i)
+	sp.Keys[len(sp.Keys)-1].End = i
+	sp.SeqCol = col
+	return i, line, true
+}
+
+// NewEntry returns the entry whose dash line starts at start, line line;
+// no comment line above it starts at or before floor (the previous dash's
+// line, or the key's).
+func NewEntry(src []byte, start, line, floor int) Entry {
+	above, n := commentsAbove(src, start, floor)
+	return Entry{Start: int32(start), Line: int32(line), Above: int32(above), NAbove: int32(n)}
+}
+
+// commentsAbove returns where the comment lines right above the line at
+// dash start, and how many there are; none start at or before floor.
+func commentsAbove(src []byte, dash, floor int) (above, n int) {
+	above = dash
+	for above > 0 {
+		start := bytes.LastIndexByte(src[:above-1], '\n') + 1
+		if start <= floor || !isCommentLine(src[start:above]) {
+			break
+		}
+		above, n = start, n+1
+	}
+	return above, n
+}
+
+func isCommentLine(line []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#"))
+}

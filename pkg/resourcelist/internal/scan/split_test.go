@@ -1,0 +1,60 @@
+package scan
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestSplit: where Split finds the root keys and the items' entries, or
+// that it cannot be sure of them (the list is then parsed whole).
+func TestSplit(t *testing.T) {
+	t.Parallel()
+	const head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+	tests := []struct {
+		name string
+		in   string
+		want *List // nil: unsure
+	}{
+		{"items between keys", head + "items:\n- a: 1\n- b: 2\n  c: 3\nfunctionConfig:\n  x: y\n", &List{
+			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"items", 55, 83}, {"functionConfig", 83, 106}},
+			KeyLines: []int{1, 2, 3, 7}, Before: []bool{false, false, false, false},
+			Entries: []Entry{{Start: 62, End: 69, Above: 62, Line: 4}, {Start: 69, End: 83, Above: 69, Line: 5}},
+		}},
+		{"indented dashes, comments, no line break at the end", head + "items: # lead\n  - a: 1\n  # above b\n  - b: 2\n# after\nresults: []", &List{
+			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"items", 55, 107}, {"results", 107, 118}},
+			KeyLines: []int{1, 2, 3, 8}, Before: []bool{false, false, false, false},
+			Entries: []Entry{{Start: 69, End: 90, Above: 69, Line: 4}, {Start: 90, End: 107, Above: 78, NAbove: 1, Line: 6}},
+			SeqCol:  2, Lead: true,
+		}},
+		{"a comment before a key, and after the last", "# top\n" + head + "items:\n- a\n#end\n", &List{
+			Keys:     []RootKey{{"apiVersion", 6, 42}, {"kind", 42, 61}, {"items", 61, 77}},
+			KeyLines: []int{2, 3, 4}, Before: []bool{true, false, false},
+			Entries: []Entry{{Start: 68, End: 77, Above: 68, Line: 5}},
+		}},
+		{"no items", head + "items: []\n", nil},
+		{"flow style", `{"apiVersion": "config.kubernetes.io/v1", "items": [{}]}`, nil},
+		{"a tab at the root", head + "items:\n\t- a\n", nil},
+		{"a document marker", "---\n" + head + "items:\n- a\n", nil},
+		{"a line outside the items at their column", head + "items:\n  - a\n b: c\n", nil},
+		{"a control character", head + "items:\n- a\x01\n", nil},
+		{"an item line at column 0 after a key", head + "data:\n- a\nitems:\n- b\n", &List{
+			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"data", 55, 65}, {"items", 65, 76}},
+			KeyLines: []int{1, 2, 3, 5}, Before: []bool{false, false, false, false},
+			Entries: []Entry{{Start: 72, End: 76, Above: 72, Line: 6}},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := Split([]byte(tc.in))
+			if (tc.want != nil) != ok {
+				t.Fatalf("Split sure = %v, want %v", ok, tc.want != nil)
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.IgnoreUnexported(List{})); diff != "" {
+				t.Errorf("Split (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
