@@ -13,7 +13,7 @@ import (
 	"syscall"
 
 	"github.com/kptkit/kptkit/internal/bounded"
-	"github.com/kptkit/kptkit/internal/catalog"
+	"github.com/kptkit/kptkit/internal/builtinfn"
 	"github.com/kptkit/kptkit/internal/fnexec"
 	"github.com/kptkit/kptkit/internal/fnrunner"
 	"github.com/kptkit/kptkit/pkg/render"
@@ -155,7 +155,7 @@ func newFunctionRunner(f functionRunnerFlags, log io.Writer) (*fnrunner.Server, 
 		Runtime: render.Runtimes{
 			&fnexec.ExecFor{Exec: ex, Images: f.execFor.m},
 			render.Functions{Functions: registry, Prefixes: f.prefixes, Env: hostEnv(env)},
-			&catalog.Runtime{Limits: limits, Self: exe},
+			&builtinfn.Runtime{Limits: limits, Self: exe},
 		},
 		Env:            hostEnv(env),
 		Limits:         limits,
