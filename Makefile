@@ -58,7 +58,7 @@ bench:
 ## fuzz: every fuzz target for FUZZTIME (default 10s) each
 FUZZTIME ?= 10s
 fuzz:
-	@for pkg in $$($(GO) list ./pkg/...); do \
+	@for pkg in $$($(GO) list ./pkg/... ./internal/... ./cmd/...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t"; $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=2s $$pkg || exit 1; \
 	  done; \
