@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -30,11 +31,18 @@ type builder struct {
 	root *yaml.Node
 	last *yaml.Node // the collection closed last
 
-	block   *yaml.Node // the block scalar being read
-	chomp   byte       // its chomping indicator: 0, '-' or '+'
-	value   []byte     // its value so far
-	content int        // the length of value after its last content line
+	block   *yaml.Node       // the block scalar being read
+	chomp   byte             // its chomping indicator: 0, '-' or '+'
+	value   []byte           // its value so far (a small one: the buffer is reused)
+	large   *strings.Builder // its value so far, when large: sized once, never copied
+	content int              // the length of value after its last content line
 }
+
+// largeBlock is the size of the lines a block scalar may span from which
+// its value is built in a buffer of its own, sized for them at once:
+// growing a reused buffer line by line, then copying it into a string,
+// held a big value three or four times over.
+const largeBlock = 64 << 10
 
 // newLine starts a line at offset off of the entry; brk says it ends
 // with a line break (the input's last line may not).
@@ -151,6 +159,57 @@ func (b *builder) startBlock(k int, chomp byte) {
 	b.block = b.node(yaml.ScalarNode, yaml.NodeTagString, k)
 	b.block.Style = yaml.LiteralStyle
 	b.chomp, b.value, b.content = chomp, b.value[:0], -1
+	b.large = nil
+	if rest := len(b.text) - b.off - len(b.line); rest > largeBlock {
+		if n := b.blockExtent(); n > largeBlock {
+			b.large = &strings.Builder{}
+			b.large.Grow(n)
+		}
+	}
+}
+
+// blockExtent is the length of the lines after the current one that are
+// blank or indented deeper than it: those a block scalar starting on it
+// may span, at least as long as its value.
+func (b *builder) blockExtent() int {
+	indent := spaces(b.line)
+	start := b.off + len(b.line)
+	if b.brk {
+		start++
+	}
+	end := start
+	for end < len(b.text) {
+		line := b.text[end:]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		if sp <= indent && strings.TrimRight(line[sp:], "\r\n") != "" {
+			break
+		}
+		end += len(line)
+	}
+	return end - start
+}
+
+// add appends to the block scalar's value.
+func (b *builder) add(p []byte) {
+	if b.large != nil {
+		b.large.Write(p)
+		return
+	}
+	b.value = append(b.value, p...)
+}
+
+// valueLen is the length of the block scalar's value so far.
+func (b *builder) valueLen() int {
+	if b.large != nil {
+		return b.large.Len()
+	}
+	return len(b.value)
 }
 
 // blockLine adds a line of the block scalar whose content is at column
@@ -162,21 +221,35 @@ func (b *builder) blockLine(line []byte, indent int) bool {
 			return false
 		}
 	} else {
-		b.value = append(b.value, line[indent:]...)
+		b.add(line[indent:])
 	}
 	if b.brk {
-		b.value = append(b.value, '\n')
+		b.add(lineBreak)
 	}
 	if indent > 0 && spaces(line) < len(line) {
-		b.content = len(b.value)
+		b.content = b.valueLen()
 	}
 	return true
 }
+
+var lineBreak = []byte{'\n'}
 
 // endBlock sets the block scalar's value, chomped; an empty one is unsure.
 func (b *builder) endBlock() bool {
 	if b.content < 0 {
 		return false
+	}
+	if b.large != nil {
+		v := b.large.String()
+		switch b.chomp {
+		case 0:
+			v = v[:b.content]
+		case '-':
+			v = strings.TrimSuffix(v[:b.content], "\n")
+		}
+		b.block.Value, b.large = v, nil
+		b.block = nil
+		return true
 	}
 	v := b.value
 	switch b.chomp {
