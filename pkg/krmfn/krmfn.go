@@ -122,10 +122,8 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 // line for each error.
 func Stderr(f Function, results result.List) string {
 	var b strings.Builder
-	for _, r := range results {
-		if r.Severity == result.SeverityError {
-			fmt.Fprintf(&b, "%s: %s\n", f.Name, r.String())
-		}
+	for _, r := range results.Errors() {
+		fmt.Fprintf(&b, "%s: %s\n", f.Name, r.String())
 	}
 	return b.String()
 }
