@@ -24,17 +24,13 @@ import (
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-func init() {
-	catalogGroup.register()
-}
-
-var catalogGroup = &group{
+var catalogCommand = &command{
 	name:    "catalog",
 	summary: "index catalog repositories into CatalogPackages, deployment repositories into InstalledPackages (catalog --help)",
-	about: `The inputs of resolve-deps, read from repositories instead of written by
+	help: `The inputs of resolve-deps, read from repositories instead of written by
 hand: the catalog's packages and their versions, and what the deployment
 repositories hold.`,
-	subs: []sub{
+	subs: []*command{
 		{name: "index", synopsis: "--repo NAME=PATH[//DIR] [--repo ...] [-o FILE] [--previous FILE] [--repo-map URL=PATH]",
 			help: `write one CatalogPackage per package of each catalog repository (every
 folder holding a Kptfile, named by its path below the repository's root
@@ -257,7 +253,7 @@ func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if err := stackWrite(file, b, stdout); err != nil {
+	if err := writeOutput(file, b, stdout); err != nil {
 		return err
 	}
 	for _, r := range rs {
