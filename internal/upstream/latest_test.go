@@ -17,7 +17,9 @@ import (
 // there is no latest version.
 func TestReleases(t *testing.T) {
 	t.Parallel()
-	kptfile := func(name string) string { return "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: " + name + "\n" }
+	kptfile := func(name string) string {
+		return "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: " + name + "\n"
+	}
 	r := gittest.New(t)
 	c1 := r.Commit("v1", map[string]string{"catalog/db/Kptfile": kptfile("db"), "catalog/web/Kptfile": kptfile("web"), "other/x/Kptfile": kptfile("x")},
 		"catalog/db/v1", "catalog/web/v1.2.0", "other/x/v1", "catalog/db/latest", "release-notes")
