@@ -234,8 +234,9 @@ func lockHint(err error) error {
 	return err
 }
 
-// summarize prints what the run did: a line per variant, every failure
-// once, and the counts (or all of it as JSON).
+// summarize prints what the run did: a line per variant, every failure's
+// message once (on stderr, after the counts), and the counts unless the
+// inputs' errors left nothing to count (or all of it as JSON).
 func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON bool) {
 	n := r.Counts()
 	if asJSON {
@@ -251,7 +252,7 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 		fmt.Fprintln(stderr, res.String())
 	}
 	for _, v := range r.Variants {
-		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v)
+		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v.Summary())
 		for _, res := range v.Results {
 			if res.Severity == result.SeverityWarning {
 				fmt.Fprintf(stderr, "  warning: %s\n", res.Message)
@@ -268,12 +269,18 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stdout, "deleted %s (%s no longer wants it)\n", rm.Path, rm.Owner)
 		}
 	}
-	verb := "rendered into " + out
-	if !n.Changed() {
-		verb = "rendered into " + out + ": nothing changed"
+	if len(r.Variants) == 0 && len(r.Removed) == 0 && r.Results.HasError() {
+		return // the errors say why nothing was rendered
 	}
-	fmt.Fprintf(stdout, "%d variants %s: %d created, %d updated, %d unchanged, %d deleted, %d released, %d failed\n",
-		len(r.Variants), verb, n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
+	what := "variants rendered into " + out
+	if len(r.Variants) == 1 {
+		what = "variant rendered into " + out
+	}
+	if !n.Changed() {
+		what += ": nothing changed"
+	}
+	fmt.Fprintf(stdout, "%d %s: %d created, %d updated, %d unchanged, %d deleted, %d released, %d failed\n",
+		len(r.Variants), what, n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
 	for _, v := range r.Variants {
 		if v.Outcome == fleet.Failed {
 			fmt.Fprintf(stderr, "failed: %s/%s (%s): %s\n", v.Namespace, v.Name, v.Where, v.Message)
