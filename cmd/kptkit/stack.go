@@ -237,5 +237,5 @@ func stackReadPackage(root string) (*resourcelist.ResourceList, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.list(nil), nil
+	return p.list(), nil
 }

@@ -32,14 +32,14 @@ type stackPkg struct {
 	out   *pkgfs.Out // the folder opened to write (its lock held); nil to read only
 }
 
-// stackLoad reads a package folder, or one package file, through kptpkg;
-// to write (stackLoadToWrite), through the folder opened to write it. A
-// folder without a Kptfile is not read: it is no package (and reading it
-// would report whatever YAML lies below it).
+// stackLoad reads a package folder, or one package file, through kptpkg.
+// A folder without a Kptfile is not read: it is no package (and reading
+// it would report whatever YAML lies below it).
 func stackLoad(root string) (*stackPkg, error) { return loadStackPkg(root, false) }
 
-// stackLoadToWrite is stackLoad holding the package folder's lock from
-// the read to the write (stackPkg.write), until close.
+// stackLoadToWrite reads a package as stackLoad does, a folder through
+// pkgfs.OpenOut: its lock is held from the read to the write
+// (stackPkg.write), until close.
 func stackLoadToWrite(root string) (*stackPkg, error) { return loadStackPkg(root, true) }
 
 func loadStackPkg(root string, toWrite bool) (*stackPkg, error) {
@@ -101,10 +101,9 @@ func pathError(path string, err error) error {
 	return err
 }
 
-// list returns the package's items (copies) as a ResourceList, with cfg as
-// its functionConfig (nil: none).
-func (p *stackPkg) list(cfg *yaml.RNode) *resourcelist.ResourceList {
-	return kptpkg.ResourceList(kptpkg.Copy(p.items), nil, cfg)
+// list returns the package's items (copies) as a ResourceList.
+func (p *stackPkg) list() *resourcelist.ResourceList {
+	return kptpkg.ResourceList(kptpkg.Copy(p.items), nil, nil)
 }
 
 // write writes the package's files as rl leaves them, all or nothing
@@ -196,7 +195,7 @@ func (f *stackApplyFlags) load(root string, dryRun bool) (*stackPkg, *resourceli
 	if err != nil {
 		return nil, nil, opts, err
 	}
-	return p, p.list(nil), opts, nil
+	return p, p.list(), opts, nil
 }
 
 // preview dry-runs the package at root; a refused apply is an error (its
