@@ -48,9 +48,10 @@ e2e: tools
 
 ## bench: the benchmarks (figures go in each function's README and the
 ## README); the fleet's at 1,000 and 10,000 variants; kptkit render against
-## kpt fn render in pairs
+## kpt fn render in pairs; kptkit function-runner's calls against fork and exec
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./pkg/... ./functions/... ./internal/...
+	$(GO) test -run='^$$' -bench=BenchmarkFunctionRunner -count=1 ./cmd/kptkit
 	KPTKIT_BENCH_LARGE=1 $(GO) test -run='^$$' -bench=BenchmarkFleet -benchtime=1x -count=1 ./cmd/kptkit
 	$(GO) test -run='^$$' -bench=BenchmarkRenderVsKpt -benchtime=1x -count=1 -timeout=60m ./cmd/kptkit
 

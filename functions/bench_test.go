@@ -57,7 +57,7 @@ func BenchmarkBinary(b *testing.B) {
 
 // buildBinaries builds the given packages of this folder into a temporary
 // folder, which it returns.
-func buildBinaries(b *testing.B, pkgs ...string) string {
+func buildBinaries(b testing.TB, pkgs ...string) string {
 	b.Helper()
 	dir := b.TempDir()
 	cmd := exec.Command("go", append([]string{"build", "-o", dir + string(os.PathSeparator)}, pkgs...)...)
@@ -86,7 +86,7 @@ var gnuTime = func() string {
 }()
 
 // runBinary runs a function binary over in; it must succeed.
-func runBinary(b *testing.B, path string, in []byte) binaryRun {
+func runBinary(b testing.TB, path string, in []byte) binaryRun {
 	b.Helper()
 	var out, stderr bytes.Buffer
 	cmd := exec.Command(path)

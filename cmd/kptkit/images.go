@@ -28,10 +28,13 @@ var imagesCommand = &command{
 	name:    "images",
 	summary: "build the functions' OCI images without Docker (images build --help)",
 	subs: []*command{
-		{name: "build", synopsis: "[flags] [FUNCTION...]",
+		{name: "build", synopsis: "[flags] [FUNCTION... | function-runner]",
 			help: `Builds one OCI image per function (all of them when none is named) without
 Docker: a static binary on an empty base, run as nonroot, with fixed
 timestamps (SOURCE_DATE_EPOCH, else 1970) so that digests are reproducible.
+The name function-runner builds kptkit itself (from ./cmd/kptkit) as the
+image of kptkit function-runner: entrypoint
+/usr/local/bin/kptkit function-runner, port 9445.
 Several platforms make one multi-platform index per function. Each image
 carries the function's metadata.yaml as OCI labels
 (org.opencontainers.image.title, description, source, licenses, version,
@@ -98,7 +101,7 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 		}
 	}
 	for _, n := range names {
-		if _, ok := lookup(n); !ok {
+		if _, ok := lookup(n); !ok && n != functionRunnerImage {
 			return fmt.Errorf("unknown function %q", n)
 		}
 	}
@@ -118,18 +121,18 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 	for _, fn := range names {
-		meta, err := image.ParseMetadata(functions.Metadata(fn))
+		spec, err := imageSpec(fn)
 		if err != nil {
-			return fmt.Errorf("functions/%s/metadata.yaml: %w", fn, err)
+			return err
 		}
+		spec.Created, spec.Version, spec.Revision = created, f.tag, f.revision
 		var imgs []v1.Image
 		for _, p := range platforms {
-			bin, err := binary(f, tmp, fn, p)
-			if err != nil {
+			if spec.Binary, err = binary(f, tmp, fn, p); err != nil {
 				return err
 			}
-			img, err := image.Build(image.Spec{Function: fn, Binary: bin, Platform: p, Created: created,
-				Version: f.tag, Revision: f.revision, Source: "https://github.com/kptkit/kptkit", Metadata: meta})
+			spec.Platform = p
+			img, err := image.Build(spec)
 			if err != nil {
 				return err
 			}
@@ -144,6 +147,31 @@ func buildImages(f imagesFlags, names []string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// functionRunnerImage is the name of kptkit function-runner's image.
+const functionRunnerImage = "function-runner"
+
+// imageSpec is what an image says beyond its binary, platform and
+// version: a function's metadata.yaml, or kptkit function-runner's
+// command, port and description.
+func imageSpec(name string) (image.Spec, error) {
+	s := image.Spec{Function: name, Source: "https://github.com/kptkit/kptkit"}
+	if name == functionRunnerImage {
+		s.Command, s.Ports = []string{"/usr/local/bin/kptkit", "function-runner"}, []string{"9445/tcp"}
+		s.Metadata = image.Metadata{
+			Description: "kptkit function-runner: Porch's function runner API (FunctionEvaluator, gRPC) serving kptkit's functions and the built-in catalog functions in one process",
+			SourceURL:   "https://github.com/kptkit/kptkit/tree/main/docs/function-runner.md",
+			License:     "Apache-2.0",
+		}
+		return s, nil
+	}
+	meta, err := image.ParseMetadata(functions.Metadata(name))
+	if err != nil {
+		return s, fmt.Errorf("functions/%s/metadata.yaml: %w", name, err)
+	}
+	s.Metadata = meta
+	return s, nil
 }
 
 // refName is the OCI annotation that names an image in a layout.
@@ -180,15 +208,20 @@ func publish(f imagesFlags, out layout.Path, fn string, idx v1.ImageIndex, stdou
 	return nil
 }
 
-// binary reads a prebuilt binary, or builds one with go build.
+// binary reads a prebuilt binary (kptkit for the function runner), or
+// builds one with go build.
 func binary(f imagesFlags, tmp, fn string, p v1.Platform) ([]byte, error) {
+	file, pkg := fn, "./functions/"+fn
+	if fn == functionRunnerImage {
+		file, pkg = "kptkit", "./cmd/kptkit"
+	}
 	if f.binDir != "" {
-		return os.ReadFile(filepath.Join(f.binDir, fn))
+		return os.ReadFile(filepath.Join(f.binDir, file))
 	}
 	out := filepath.Join(tmp, fn+"-"+p.OS+"-"+p.Architecture)
 	ldflags := "-s -w -X github.com/kptkit/kptkit/internal/version.version=" + f.tag +
 		" -X github.com/kptkit/kptkit/internal/version.revision=" + f.revision
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, "./functions/"+fn)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, pkg)
 	cmd.Dir = f.source
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Architecture)
 	if p.Variant != "" && p.Architecture == "arm" {

@@ -181,3 +181,63 @@ func readAll(t *testing.T, img v1.Image) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestImagesFunctionRunner: kptkit images build function-runner makes the
+// image of kptkit function-runner: kptkit's binary, the command as its
+// entrypoint (the Deployment's args are flags only), port 9445.
+func TestImagesFunctionRunner(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "images")
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "kptkit"), []byte("binary of kptkit"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := runImagesCmd(t, "--bin", bin, "--layout", dir, "--tag", "v1", "function-runner")
+	if !strings.HasPrefix(out, "function-runner:v1@sha256:") {
+		t.Errorf("output does not name the image:\n%s", out)
+	}
+	p, err := layout.FromPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := p.ImageIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := idx.IndexManifest()
+	inner, err := idx.ImageIndex(m.Manifests[0].Digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, _ := inner.IndexManifest()
+	img, err := inner.Image(im.Manifests[0].Digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := v1.Config{
+		Entrypoint:   []string{"/usr/local/bin/kptkit", "function-runner"},
+		User:         "65532:65532",
+		ExposedPorts: map[string]struct{}{"9445/tcp": {}},
+		Labels: map[string]string{
+			"org.opencontainers.image.title":         "function-runner",
+			"org.opencontainers.image.description":   "kptkit function-runner: Porch's function runner API (FunctionEvaluator, gRPC) serving kptkit's functions and the built-in catalog functions in one process",
+			"org.opencontainers.image.url":           "https://github.com/kptkit/kptkit/tree/main/docs/function-runner.md",
+			"org.opencontainers.image.documentation": "https://github.com/kptkit/kptkit/tree/main/docs/function-runner.md",
+			"org.opencontainers.image.licenses":      "Apache-2.0",
+			"org.opencontainers.image.source":        "https://github.com/kptkit/kptkit",
+			"org.opencontainers.image.version":       "v1",
+		},
+	}
+	if rev := version.Get().Revision; rev != "" {
+		want.Labels["org.opencontainers.image.revision"] = rev
+	}
+	if d := cmp.Diff(want, cf.Config); d != "" {
+		t.Errorf("config (-want +got):\n%s", d)
+	}
+	if !bytes.Contains(readAll(t, img), []byte("binary of kptkit")) {
+		t.Error("the image does not hold kptkit's binary")
+	}
+}

@@ -19,7 +19,7 @@ import (
 
 // commands are kptkit's commands beyond the functions, each declared in
 // its own file (see command in cli.go); help lists them by name.
-var commands = []*command{catalogCommand, imagesCommand, renderCommand, rpkgCommand, stackCommand, variantsCommand}
+var commands = []*command{catalogCommand, functionRunnerCommand, imagesCommand, renderCommand, rpkgCommand, stackCommand, variantsCommand}
 
 // versionCommand is `kptkit version` (also `kptkit --version`), which help
 // names beside help itself.
@@ -87,6 +87,8 @@ func usage() string {
 Usage:
   kptkit <function> [--help | --version]
                                run a function: ResourceList on stdin, ResourceList on stdout
+  kptkit <function> --max-input SIZE
+                               read at most SIZE on stdin (default 256MiB; 0 for no limit)
   kptkit <command> <subcommand> [flags] [arguments]
   kptkit <command> --help      a command's subcommands; <subcommand> --help for its flags
   kptkit version               print the module version and VCS revision of this build

@@ -275,3 +275,38 @@ func TestExecFor(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerIsolated: an image runs as kpt runs it — no network, no
+// mounts, as nobody, no new privileges — with the ResourceList on stdin
+// and its output read back from stdout.
+func TestContainerIsolated(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	engine := "#!/bin/sh\ncase $1 in run) echo \"$@\" > " + log + "; cat;; esac\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(engine), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := &Container{Env: []string{"PATH=" + dir + ":/usr/bin:/bin"}, Limits: limits}
+	r, err := c.Runner(render.Function{Image: "example.com/fn:v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, exit, err := r.Run([]byte("items: []\n"))
+	if err != nil || exit.Code != 0 || string(out) != "items: []\n" {
+		t.Fatalf("got %q, %+v, %v", out, exit, err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(string(b))
+	if len(args) > 2 && strings.HasPrefix(args[2], "kptkit-") {
+		args[2] = "NAME"
+	}
+	want := []string{"run", "--name", "NAME", "--rm", "-i", "--network", "none", "--user", "nobody",
+		"--security-opt=no-new-privileges", "--pull", "missing", "example.com/fn:v1"}
+	if diff := cmp.Diff(want, args); diff != "" {
+		t.Errorf("the engine's arguments (-want +got):\n%s", diff)
+	}
+}

@@ -106,7 +106,7 @@ func indexRelease(repo string, rel Release, prev map[[3]string]v1alpha1.CatalogV
 	}
 	source := v1alpha1.CatalogVersion{Version: rel.Version, Commit: rel.Tree.Commit}
 	if source.Commit == "" {
-		source.Digest = digest(files, rel.Package)
+		source.Digest = digest(rel.Tree.filesLayout().Sub(rel.Package))
 		if cv, ok := prev[[3]string{rel.Package, rel.Version, source.Digest}]; ok {
 			return &cv, nil
 		}

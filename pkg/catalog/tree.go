@@ -21,6 +21,7 @@ type Tree struct {
 	read   func() (kptpkg.Files, error)
 	loaded bool
 	f      kptpkg.Files
+	layout *kptpkg.Layout // f's, worked out once for all its packages
 	err    error
 	parsed map[string]parsedFile
 }
@@ -47,6 +48,15 @@ func (t *Tree) files() (kptpkg.Files, error) {
 	return t.f, t.err
 }
 
+// files' layout, worked out when first needed.
+func (t *Tree) filesLayout() *kptpkg.Layout {
+	if t.layout == nil {
+		files, _ := t.files()
+		t.layout = files.Layout()
+	}
+	return t.layout
+}
+
 // bad is why a version cannot be read: the file and what is wrong.
 type bad struct{ file, msg string }
 
@@ -55,15 +65,16 @@ type bad struct{ file, msg string }
 // are its own (not its subpackages').
 func (t *Tree) pkg(dir string) (*pkgView, *bad) {
 	files, _ := t.files()
+	layout := t.filesLayout()
 	if t.parsed == nil {
 		t.parsed = map[string]parsedFile{}
 	}
 	v := &pkgView{dir: dir, own: map[*yaml.RNode]bool{}}
 	ownPaths := map[string]bool{}
-	for _, p := range files.ResourcePaths(dir, false) {
+	for _, p := range layout.ResourcePaths(dir, false) {
 		ownPaths[p] = true
 	}
-	for _, p := range files.ResourcePaths(dir, true) {
+	for _, p := range layout.ResourcePaths(dir, true) {
 		pf, ok := t.parsed[p]
 		if !ok {
 			pf.items, pf.err = kptpkg.Items(p, files[p])
@@ -92,16 +103,12 @@ func withoutFile(err error, p string) string {
 
 // digest is the sha256 of a package's files (paths relative to it, then
 // contents), subpackages included: `sha256:<hex>`.
-func digest(files kptpkg.Files, dir string) string {
+func digest(files kptpkg.Files) string {
 	h := sha256.New()
-	sub := files
-	if dir != "" {
-		sub = files.Sub(dir)
-	}
-	for _, p := range slices.Sorted(maps.Keys(sub)) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
-		h.Write(sub[p])
+		h.Write(files[p])
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))

@@ -1,7 +1,9 @@
 // Package image assembles a KRM function's container image without Docker:
 // a static binary (bytes) and its platform go in; an OCI image whose
-// entrypoint is that binary comes out, and several platforms' images come
-// out as one index. The same inputs always give the same digests.
+// entrypoint is that binary comes out (or, for a command such as kptkit
+// function-runner, the binary with its arguments), and several platforms'
+// images come out as one index. The same inputs always give the same
+// digests.
 package image
 
 import (
@@ -9,6 +11,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -40,6 +44,20 @@ type Spec struct {
 	Revision string
 	Source   string
 	Metadata Metadata
+	// Command makes the image a command's instead of a function's: the
+	// binary sits at Command[0], and Command is the entrypoint (e.g.
+	// /usr/local/bin/kptkit function-runner). Ports are the ports it
+	// exposes ("9445/tcp").
+	Command []string
+	Ports   []string
+}
+
+// entrypoint is where the binary sits and the image's entrypoint.
+func (s Spec) entrypoint() (string, []string) {
+	if len(s.Command) > 0 {
+		return s.Command[0], s.Command
+	}
+	return EntryPoint, []string{EntryPoint}
 }
 
 // Build returns the image: one layer holding the binary, run as nonroot.
@@ -47,7 +65,11 @@ func Build(s Spec) (v1.Image, error) {
 	if s.Function == "" || len(s.Binary) == 0 {
 		return nil, fmt.Errorf("cannot build an image without a function name and a binary")
 	}
-	layer, err := binaryLayer(s.Binary, s.Created)
+	if len(s.Command) > 0 && (!path.IsAbs(s.Command[0]) || path.Clean(s.Command[0]) != s.Command[0] || s.Command[0] == "/") {
+		return nil, fmt.Errorf("cannot build the image of %s: its command's binary %q is not a clean absolute path", s.Function, s.Command[0])
+	}
+	bin, entrypoint := s.entrypoint()
+	layer, err := binaryLayer(s.Binary, bin, s.Created)
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the layer of %s: %w", s.Function, err)
 	}
@@ -64,9 +86,15 @@ func Build(s Spec) (v1.Image, error) {
 	cf.Created = v1.Time{Time: s.Created}
 	cf.OS, cf.Architecture, cf.Variant = s.Platform.OS, s.Platform.Architecture, s.Platform.Variant
 	cf.Config = v1.Config{
-		Entrypoint: []string{EntryPoint},
+		Entrypoint: entrypoint,
 		User:       nonroot,
 		Labels:     labels(s),
+	}
+	for _, p := range s.Ports {
+		if cf.Config.ExposedPorts == nil {
+			cf.Config.ExposedPorts = map[string]struct{}{}
+		}
+		cf.Config.ExposedPorts[p] = struct{}{}
 	}
 	img, err = mutate.ConfigFile(img, cf)
 	if err != nil {
@@ -91,13 +119,15 @@ func Index(imgs ...v1.Image) (v1.ImageIndex, error) {
 
 // labels are the OCI annotations' names for what the image is: its
 // metadata.yaml (description, the function's page, license), the
-// repository, version and revision it was built from; and kpt's
-// dev.kpt.fn.exec, the binary's path.
+// repository, version and revision it was built from; and, for a
+// function, kpt's dev.kpt.fn.exec, the binary's path.
 func labels(s Spec) map[string]string {
 	l := map[string]string{
 		"org.opencontainers.image.title":       s.Function,
 		"org.opencontainers.image.description": "kptkit KRM function " + s.Function,
-		"dev.kpt.fn.exec":                      EntryPoint,
+	}
+	if len(s.Command) == 0 {
+		l["dev.kpt.fn.exec"] = EntryPoint
 	}
 	m := s.Metadata
 	for k, v := range map[string]string{
@@ -116,17 +146,22 @@ func labels(s Spec) map[string]string {
 	return l
 }
 
-// binaryLayer is a gzip layer of one tar file: the binary at EntryPoint,
-// with directories, fixed times and owner, so that it is reproducible.
-func binaryLayer(bin []byte, created time.Time) (v1.Layer, error) {
+// binaryLayer is a gzip layer of one tar file: the binary at the absolute
+// path at, with its directories, fixed times and owner, so that it
+// is reproducible.
+func binaryLayer(bin []byte, at string, created time.Time) (v1.Layer, error) {
 	var b bytes.Buffer
 	tw := tar.NewWriter(&b)
-	for _, dir := range []string{"usr/", "usr/local/", "usr/local/bin/"} {
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: dir, Mode: 0o755, ModTime: created}); err != nil {
+	name := strings.TrimPrefix(at, "/")
+	for i, c := range name {
+		if c != '/' {
+			continue
+		}
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: name[:i+1], Mode: 0o755, ModTime: created}); err != nil {
 			return nil, err
 		}
 	}
-	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: EntryPoint[1:], Mode: 0o755, Size: int64(len(bin)), ModTime: created}
+	hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Mode: 0o755, Size: int64(len(bin)), ModTime: created}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return nil, err
 	}

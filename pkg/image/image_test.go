@@ -73,6 +73,57 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestBuildCommand: a command's image has its binary at the command's
+// path, the command as its entrypoint, its ports, and no kpt exec label.
+func TestBuildCommand(t *testing.T) {
+	t.Parallel()
+	s := spec("amd64")
+	s.Function, s.Command, s.Ports = "function-runner", []string{"/usr/local/bin/kptkit", "function-runner"}, []string{"9445/tcp"}
+	img, err := image.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := img.ConfigFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := v1.Config{
+		Entrypoint:   []string{"/usr/local/bin/kptkit", "function-runner"},
+		User:         "65532:65532",
+		ExposedPorts: map[string]struct{}{"9445/tcp": {}},
+		Labels: map[string]string{
+			"org.opencontainers.image.title":       "function-runner",
+			"org.opencontainers.image.description": "kptkit KRM function function-runner",
+			"org.opencontainers.image.version":     "v0.1.0",
+		},
+	}
+	if diff := cmp.Diff(want, cf.Config); diff != "" {
+		t.Errorf("config mismatch (-want +got):\n%s", diff)
+	}
+	files := map[string]string{}
+	tr := tar.NewReader(mutate.Extract(img))
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(tr)
+		files[h.Name] = string(b)
+	}
+	if diff := cmp.Diff(map[string]string{"usr": "", "usr/local": "", "usr/local/bin": "", "usr/local/bin/kptkit": "#!/bin/true\namd64"}, files); diff != "" {
+		t.Errorf("layer files mismatch (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"kptkit", "/", "/usr/../kptkit", "/usr/local/bin/"} {
+		s.Command = []string{bad}
+		if _, err := image.Build(s); err == nil {
+			t.Errorf("Build with the command %q succeeded", bad)
+		}
+	}
+}
+
 func TestReproducible(t *testing.T) {
 	t.Parallel()
 	digest := func(s image.Spec) v1.Hash {

@@ -1,6 +1,7 @@
 package kptpkg
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,34 +40,70 @@ func IsResource(p string) bool {
 // without following links, so that none can lead out of the package.
 var ErrSymlink = errors.New("is a symbolic link: kpt packages are read without following links")
 
+// MaxDepth is how many folders deep a package's files may lie: a folder
+// nested deeper is refused (ErrTooDeep) before it is opened. kpt sets no
+// bound; 256 levels is far beyond any real package, and keeps what a
+// hostile tree costs (paths, opens) small.
+const MaxDepth = 256
+
+// ErrTooDeep is returned for a folder nested deeper than MaxDepth.
+var ErrTooDeep = fmt.Errorf("kptkit reads a package at most %d folders deep", MaxDepth)
+
+// MaxSteps is how many functions a Kptfile's pipeline may hold (mutators
+// and validators together): a Kptfile with more is refused before any
+// runs. kpt sets no bound; each step is given every item of its package,
+// the Kptfile among them, so a pipeline's cost grows with its length times
+// the Kptfile's, and 1,000 steps is far beyond any real package.
+const MaxSteps = 1000
+
+// TooManySteps says why a pipeline of n functions (more than MaxSteps) is
+// refused: "1001 functions, more than the 1000 ...".
+func TooManySteps(n int) string {
+	return fmt.Sprintf("%d functions, more than the %d kptkit runs from one Kptfile", n, MaxSteps)
+}
+
 // Read reads every file of the package tree below the root of fsys, as `kpt
 // pkg get` copies a package: all files, whatever their kind, subpackages
 // included; .git folders are left out, and so are .git files (the link of
 // a submodule or a worktree to its repository). A symbolic link is an
-// error.
-func Read(fsys fs.FS) (Files, error) {
+// error, and so is a folder nested deeper than MaxDepth. The tree is
+// walked with Walk: an fs.FS whose Sub opens a folder from its parent
+// (internal/pkgfs's) reads it with one open per folder and file, however
+// deep.
+func Read(fsys fs.FS) (Files, error) { return read(fsys, MaxDepth) }
+
+func read(fsys fs.FS, maxDepth int) (Files, error) {
 	files := Files{}
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	err := walk(fsys, "", 0, maxDepth, func(p string, d fs.DirEntry, dir fs.FS) error {
 		switch {
-		case err != nil:
-			return err
 		case d.Type()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s %w", p, ErrSymlink)
 		case d.Name() == ".git" && d.IsDir():
 			return fs.SkipDir
-		case d.Name() == ".git":
-			return nil // a submodule's or a worktree's link to its repository
-		case !d.Type().IsRegular():
-			return nil
+		case d.Name() == ".git" || !d.Type().IsRegular():
+			return nil // a submodule's or a worktree's link to its repository, or no file
 		}
-		b, err := fs.ReadFile(fsys, p)
+		b, err := fs.ReadFile(dir, d.Name())
+		if err != nil {
+			return at(p, err)
+		}
 		files[p] = b
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return files, nil
+}
+
+// at names the path of the tree in a file system's error, which names the
+// path relative to the folder it was asked of.
+func at(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: cmp.Or(p, "."), Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", cmp.Or(p, "."), err)
 }
 
 // Sub returns the files below dir, with paths relative to it.

@@ -2,6 +2,7 @@ package kptpkg
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -19,7 +20,13 @@ import (
 // With deep, the subpackages' files are read too; without, they are not
 // (as `kpt fn render` reads one package of a tree).
 func (f Files) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
-	paths := f.ResourcePaths(dir, deep)
+	return f.Layout().Resources(dir, deep)
+}
+
+// Resources reads the items of the package at dir, as Files.Resources.
+func (l *Layout) Resources(dir string, deep bool) ([]*yaml.RNode, error) {
+	paths := l.ResourcePaths(dir, deep)
+	f := l.files
 	read := make([][]*yaml.RNode, len(paths))
 	errs := make([]error, len(paths))
 	// A big package is parsed on every core (YAML parsing is most of a
@@ -45,14 +52,23 @@ const parallelFiles = 8
 // ResourcePaths returns the paths (relative to the tree's root, in kpt's
 // order) of the files Resources reads for the package at dir: its resource
 // files that .krmignore does not leave out, and with deep its subpackages'.
+// Each call looks at every file: ask a Layout many questions.
 func (f Files) ResourcePaths(dir string, deep bool) []string {
-	ig := f.ignorer()
+	return f.Layout().ResourcePaths(dir, deep)
+}
+
+// ResourcePaths returns the paths of the files Resources reads for the
+// package at dir, as Files.ResourcePaths: only the files below dir are
+// looked at (with deep), or the package's own (without).
+func (l *Layout) ResourcePaths(dir string, deep bool) []string {
+	if !deep {
+		return slices.Clone(l.own[dir])
+	}
 	var out []string
-	for _, p := range f.Paths() {
-		if _, ok := relative(p, dir); !ok || !IsResource(p) || ig.ignored(p) || (!deep && owner(ig.pkgs, p, false) != dir) {
-			continue
+	for _, p := range l.below(dir) {
+		if IsResource(p) && !l.ignored[p] {
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	return out
 }

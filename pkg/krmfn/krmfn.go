@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -85,26 +86,39 @@ func Apply(f Function, rl *resourcelist.ResourceList, env Env) {
 }
 
 // Main is a function binary's whole life: `--help` prints usage; otherwise
-// it reads a ResourceList from stdin, writes the result to stdout, prints
-// error results to stderr, and returns the exit code (1 when the results
-// hold an error, 2 for bad arguments).
+// it reads a ResourceList from stdin (at most --max-input SIZE bytes,
+// DefaultMaxInput unless given: a larger one is refused before it is read
+// whole), writes the result to stdout, prints error results to stderr, and
+// returns the exit code (1 when the results hold an error, 2 for bad
+// arguments).
 func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stderr io.Writer, env Env) int {
-	for _, a := range args {
-		switch a {
-		case "-h", "--help", "help":
-			fmt.Fprint(stdout, usage)
-			return 0
-		default:
-			fmt.Fprintf(stderr, "%s: unexpected argument %q: the function reads a ResourceList on stdin (see --help)\n", f.Name, a)
-			return 2
-		}
+	help, maxInput, err := mainArgs(args)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", f.Name, err)
+		return 2
+	case help:
+		fmt.Fprint(stdout, usage)
+		return 0
 	}
-	in, err := readAll(stdin)
+	in, err := ReadAtMost(stdin, maxInput, "--max-input")
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: cannot read stdin: %v\n", f.Name, err)
 		return 1
 	}
-	rl, err := write(run(f, in, env), stdout)
+	if len(in) >= 1<<20 {
+		// A big input: hold the collector to a ceiling that follows it,
+		// so that the peak stays within a few times the input whenever
+		// the collector would otherwise run late (BigInputLimit).
+		debug.SetMemoryLimit(BigInputLimit(len(in)))
+	}
+	rl := run(f, in, env)
+	if len(in) >= 1<<20 {
+		// What the function read and dropped is garbage now: collect it
+		// before the output is encoded, not after.
+		runtime.GC()
+	}
+	rl, err = write(rl, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: cannot write stdout: %v\n", f.Name, err)
 		return 1
@@ -117,6 +131,14 @@ func Main(f Function, usage string, args []string, stdin io.Reader, stdout, stde
 	io.WriteString(stderr, Stderr(f, results))
 	return 1
 }
+
+// BigInputLimit is the soft memory limit a function binary runs with over
+// an input of n bytes (1 MiB or more): five halves of the input, which a
+// function holds at most once besides the input itself and its output,
+// and 32 MiB for the rest. Go's collector keeps the heap under it by
+// collecting sooner, never by failing: a function that needs more runs
+// on, collecting often.
+func BigInputLimit(n int) int64 { return int64(n)*5/2 + 32<<20 }
 
 // Stderr is what a function's binary writes on stderr for its results: a
 // line for each error.
@@ -159,40 +181,6 @@ func (s *stickyWriter) Write(b []byte) (int, error) {
 	n, err := s.w.Write(b)
 	s.err = err
 	return n, err
-}
-
-// readAll reads r to its end into a buffer of the exact size: chunks
-// first, copied once into one slice, so that the input is held once (and
-// twice only for that copy), not in a buffer doubled as it grows.
-func readAll(r io.Reader) ([]byte, error) {
-	const chunk = 1 << 20
-	var (
-		chunks [][]byte
-		total  int
-	)
-	for size := 64 << 10; ; size = min(2*size, chunk) {
-		buf := make([]byte, size)
-		n, err := io.ReadFull(r, buf)
-		chunks, total = append(chunks, buf[:n]), total+n
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(chunks) == 1 {
-		return chunks[0], nil
-	}
-	out := make([]byte, 0, total)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	// The chunks are garbage now: collect them at once, so that what the
-	// function allocates next takes their place instead of adding to them.
-	clear(chunks)
-	runtime.GC()
-	return out, nil
 }
 
 // Usage returns a function's README as its --help text, led by its name.

@@ -60,6 +60,10 @@ func Apply(rl *resourcelist.ResourceList, p Prepend) []result.Result {
 	if rs := check(kf); len(rs) > 0 {
 		return rs
 	}
+	if n := length(kf.Node(), p); n > kptpkg.MaxSteps {
+		h := kf.Header()
+		return []result.Result{kf.Errorf("pipeline", "%s: %s: with %s's functions the pipeline would hold %s", h.Where(), h, p.Owner, kptpkg.TooManySteps(n))}
+	}
 	n := kf.Edit()
 	add := map[string][]*yaml.Node{"mutators": p.Mutators, "validators": p.Validators}
 	pl, err := fieldpath.Ensure(n, pipelinePath)
@@ -96,6 +100,24 @@ func check(kf *resourcelist.Item) []result.Result {
 		}
 	}
 	return rs
+}
+
+// length is how many functions the Kptfile's pipeline holds once p's are
+// in: those of its lists that are not p.Owner's, and p's.
+func length(kf *yaml.RNode, p Prepend) int {
+	n := len(p.Mutators) + len(p.Validators)
+	for _, list := range lists {
+		seq := fieldpath.Lookup(kf, fieldpath.Path{"pipeline", list})
+		if seq == nil || seq.YNode().Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, fn := range seq.YNode().Content {
+			if !Owned(fn, p.Owner) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // merge sets one list: the owner's new functions, then every function that

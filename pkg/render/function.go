@@ -10,6 +10,7 @@ import (
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // Function is one entry of a Kptfile pipeline, as kpt reads it.
@@ -111,6 +112,9 @@ func ParsePipeline(pkg string, kf *yaml.RNode, configExists func(string) error) 
 	if pl.Value.YNode().Kind != yaml.MappingNode {
 		return nil, []Problem{{Package: pkg, Field: "pipeline", Reason: "must be a mapping with mutators and validators"}}
 	}
+	if n := pipelineLength(pl.Value.YNode()); n > kptpkg.MaxSteps {
+		return nil, []Problem{{Package: pkg, Field: "pipeline", Reason: "holds " + kptpkg.TooManySteps(n)}}
+	}
 	for _, list := range []string{"mutators", "validators"} {
 		l := pl.Value.Field(list)
 		if l == nil || yaml.IsMissingOrNull(l.Value) {
@@ -127,6 +131,17 @@ func ParsePipeline(pkg string, kf *yaml.RNode, configExists func(string) error) 
 		}
 	}
 	return fns, problems
+}
+
+// pipelineLength counts the entries of a pipeline's lists.
+func pipelineLength(pl *yaml.Node) int {
+	n := 0
+	for i := 0; i+1 < len(pl.Content); i += 2 {
+		if k, v := pl.Content[i].Value, pl.Content[i+1]; (k == "mutators" || k == "validators") && v.Kind == yaml.SequenceNode {
+			n += len(v.Content)
+		}
+	}
+	return n
 }
 
 // parseEntry reads one pipeline entry and checks it.

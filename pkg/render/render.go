@@ -81,6 +81,7 @@ type Event struct {
 
 // packageTree is what Render knows of the tree's packages.
 type packageTree struct {
+	files *kptpkg.Layout
 	dirs  []string              // package folders, "" for the root
 	fns   map[string][]Function // pipeline of each package
 	local map[string][]*yaml.RNode
@@ -174,7 +175,7 @@ func (r *renderer) now() time.Time {
 // subpackages returns the packages directly below dir in kpt's order (by
 // their path as a string).
 func (r *renderer) subpackages(dir string) []string {
-	subs := r.files.Subpackages(dir)
+	subs := r.tree.files.Subpackages(dir)
 	slices.Sort(subs)
 	return subs
 }

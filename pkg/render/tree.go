@@ -20,7 +20,8 @@ const packagePathAnnotation = "internal.config.kubernetes.io/package-path"
 // pipeline entry before any runs; all problems are reported at once. It
 // returns the items as read (for the sink).
 func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
-	r.tree = packageTree{dirs: in.Files.Packages(), fns: map[string][]Function{}, local: map[string][]*yaml.RNode{}}
+	files := in.Files.Layout()
+	r.tree = packageTree{files: files, dirs: files.Packages(), fns: map[string][]Function{}, local: map[string][]*yaml.RNode{}}
 	before, err := r.localItems(in)
 	if err != nil {
 		return nil, err
@@ -84,23 +85,19 @@ func (r *renderer) localItems(in Input) ([]*yaml.RNode, error) {
 	items, before := in.Items, in.Before
 	if items == nil {
 		var err error
-		if items, err = in.Files.Resources("", true); err != nil {
+		if items, err = r.tree.files.Resources("", true); err != nil {
 			return nil, err
 		}
 		if before == nil {
 			before = kptpkg.Copy(items)
 		}
 	}
-	pkgs := map[string]bool{}
-	for _, dir := range r.tree.dirs {
-		pkgs[dir] = true
-	}
 	for _, n := range items {
 		p := filePath(n)
 		if err := kptpkg.CheckPath("file", p); err != nil {
 			return nil, fmt.Errorf("%s: %w", describe(n), err)
 		}
-		dir := packageOf(pkgs, p)
+		dir := r.tree.files.PackageOf(folderOf(p))
 		if dir != "" {
 			p = strings.TrimPrefix(p, dir+"/")
 		}
@@ -118,12 +115,10 @@ func (r *renderer) localItems(in Input) ([]*yaml.RNode, error) {
 	return before, nil
 }
 
-// packageOf returns the innermost package holding the file at p.
-func packageOf(pkgs map[string]bool, p string) string {
-	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
-		if pkgs[d] {
-			return d
-		}
+// folderOf returns the folder of the file at p, "" for the root.
+func folderOf(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
 	}
 	return ""
 }

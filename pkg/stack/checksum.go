@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"hash"
 	"math"
 	"slices"
 	"strconv"
@@ -30,9 +31,15 @@ func Checksum(n *yaml.Node) string {
 
 // sum returns a resource's checksum, reusing the canon's buffers.
 func (c *canon) sum(n *yaml.Node) string {
+	if c.h == nil {
+		c.h = sha256.New()
+	}
+	c.h.Reset()
 	c.b, c.nodes = c.b[:0], 0
 	c.node(n, atRoot)
-	sum := sha256.Sum256(c.b)
+	c.flush()
+	var sum [sha256.Size]byte
+	c.h.Sum(sum[:0])
 	const prefix = "sha256:"
 	var s [len(prefix) + 2*sha256.Size]byte
 	copy(s[:], prefix)
@@ -55,8 +62,11 @@ const (
 // cannot exhaust the machine; the rest of such a resource does not count.
 const maxCanonNodes = 1 << 20
 
-// canon collects a resource's canonical form, to be hashed at once.
+// canon writes a resource's canonical form into a hash, a stretch of at
+// most canonStretch bytes at a time: a resource holding a 1 GiB string is
+// hashed without a second copy of it.
 type canon struct {
+	h     hash.Hash
 	b     []byte
 	nodes int
 	// keys holds the fields that count of the mappings being written, from
@@ -64,9 +74,31 @@ type canon struct {
 	keys []int
 }
 
-func (c *canon) tag(b byte)    { c.b = append(c.b, b) }
-func (c *canon) length(n int)  { c.b = binary.AppendUvarint(c.b, uint64(n)) }
-func (c *canon) text(s string) { c.length(len(s)); c.b = append(c.b, s...) }
+// canonStretch is how much of a canonical form canon holds before it
+// hashes it.
+const canonStretch = 64 << 10
+
+func (c *canon) tag(b byte)   { c.b = append(c.b, b) }
+func (c *canon) length(n int) { c.b = binary.AppendUvarint(c.b, uint64(n)) }
+
+// text writes a string's length and bytes, hashing what it holds when it
+// holds a stretch.
+func (c *canon) text(s string) {
+	c.length(len(s))
+	for len(s) > 0 {
+		if len(c.b) >= canonStretch {
+			c.flush()
+		}
+		k := min(len(s), canonStretch-len(c.b))
+		c.b, s = append(c.b, s[:k]...), s[k:]
+	}
+}
+
+// flush hashes what canon holds.
+func (c *canon) flush() {
+	c.h.Write(c.b)
+	c.b = c.b[:0]
+}
 
 func (c *canon) node(n *yaml.Node, at place) {
 	n = fieldpath.Deref(n)

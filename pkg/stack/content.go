@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"encoding/base64"
@@ -27,19 +28,80 @@ func Content(n *yaml.Node) []byte {
 }
 
 // contentWriter writes resources' contents (Content), reusing its buffers.
+// With a sink, it hands the content over a stretch at a time and never
+// holds more; without, it holds the content whole, up to keep bytes when
+// keep is set: a content past that is given up (over), and only its size
+// is known.
 type contentWriter struct {
 	b     []byte
 	nodes int
 	// keys holds the fields that count of the mappings being written, from
 	// the outermost (as canon's).
 	keys []int
+	sink io.Writer
+	keep int
+	over bool
+	err  error
 }
 
-// content returns a resource's content, in a buffer the next call reuses.
+// contentStretch is how much of a content a contentWriter with a sink (or
+// one giving a content up) holds at a time.
+const contentStretch = 64 << 10
+
+// content returns a resource's content, in a buffer the next call reuses
+// (nil when it is over keep).
 func (w *contentWriter) content(n *yaml.Node) []byte {
-	w.b, w.nodes = w.b[:0], 0
+	w.b, w.nodes, w.over = w.b[:0], 0, false
 	w.node(n, atRoot, 0)
+	if w.over {
+		return nil
+	}
 	return w.b
+}
+
+// stream writes a resource's content to the sink, returning the sink's
+// first error.
+func (w *contentWriter) stream(n *yaml.Node) error {
+	w.content(n)
+	if w.err == nil && len(w.b) > 0 {
+		_, w.err = w.sink.Write(w.b)
+	}
+	w.b = w.b[:0]
+	return w.err
+}
+
+// take returns a resource's content in a buffer of its own; nil when it
+// is bigContent or more: a record does not hold such a content but streams
+// it from the resource when it is encoded (holding it would hold a
+// resource's big strings twice more).
+func (w *contentWriter) take(n *yaml.Node) []byte {
+	w.keep = bigContent
+	b := w.content(n)
+	if b == nil || len(b) >= bigContent {
+		return nil
+	}
+	return slices.Clone(b)
+}
+
+// bigContent is the size from which a content is not held but streamed.
+const bigContent = 1 << 20
+
+// spill hands what the buffer holds to the sink once it holds a stretch,
+// or gives the content up once it holds more than keep.
+func (w *contentWriter) spill() {
+	switch {
+	case len(w.b) < contentStretch:
+		return
+	case w.sink != nil:
+		if w.err == nil {
+			_, w.err = w.sink.Write(w.b)
+		}
+	case w.keep == 0 || len(w.b) < w.keep:
+		return
+	default:
+		w.over = true
+	}
+	w.b = w.b[:0]
 }
 
 // maxContentDepth bounds the nesting of a content (JSON readers refuse
@@ -47,6 +109,7 @@ func (w *contentWriter) content(n *yaml.Node) []byte {
 const maxContentDepth = 1000
 
 func (w *contentWriter) node(n *yaml.Node, at place, depth int) {
+	w.spill()
 	n = fieldpath.Deref(n)
 	if w.nodes++; n == nil || w.nodes > maxCanonNodes || depth > maxContentDepth {
 		w.b = append(w.b, "null"...)
@@ -88,12 +151,30 @@ func (w *contentWriter) mapping(n *yaml.Node, at place, depth int) {
 			w.b = append(w.b, ',')
 		}
 		i := w.keys[k] // w.keys may move as the values are written
-		w.b = appendJSONString(w.b, n.Content[i].Value)
+		w.str(n.Content[i].Value)
 		w.b = append(w.b, ':')
 		w.node(n.Content[i+1], child(n.Content[i].Value, at), depth+1)
 	}
 	w.b = append(w.b, '}')
 	w.keys = w.keys[:start]
+}
+
+// str writes s as a JSON string, a stretch at a time (cut where a
+// character starts: the same bytes as appendJSONString's).
+func (w *contentWriter) str(s string) {
+	w.b = append(w.b, '"')
+	for len(s) > contentStretch {
+		k := contentStretch
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		if k == 0 {
+			k = contentStretch
+		}
+		w.b, s = appendEscaped(w.b, s[:k]), s[k:]
+		w.spill()
+	}
+	w.b = append(appendEscaped(w.b, s), '"')
 }
 
 // scalar writes a scalar by what it means: numbers, booleans and null as
@@ -123,7 +204,7 @@ func (w *contentWriter) scalar(n *yaml.Node) {
 			return
 		}
 	}
-	w.b = appendJSONString(w.b, n.Value)
+	w.str(n.Value)
 }
 
 // jsonNumber reports whether s is a number as JSON writes one:
@@ -165,8 +246,12 @@ func jsonNumber(s string) bool {
 // appendJSONString appends s as a JSON string (invalid UTF-8 becomes
 // U+FFFD; <, > and & are kept as they are).
 func appendJSONString(b []byte, s string) []byte {
+	return append(appendEscaped(append(b, '"'), s), '"')
+}
+
+// appendEscaped appends s escaped as within a JSON string.
+func appendEscaped(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	b = append(b, '"')
 	for i := 0; i < len(s); {
 		safe := i
 		for safe < len(s) && s[safe] >= 0x20 && s[safe] < utf8.RuneSelf && s[safe] != '"' && s[safe] != '\\' {
@@ -208,50 +293,80 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		i++
 	}
-	return append(b, '"')
+	return b
 }
 
 // encodeApplied encodes the record's last-applied contents: a JSON object
 // of contents by id, in the record's order, deflated and base64-encoded.
-// No resources: "".
+// No resources: nothing. content writes the i-th resource's content to w.
 //
 // The JSON goes to the compressor a stretch at a time, never whole: the
 // deflated bytes do not depend on how their input is cut (FuzzApplied),
-// and a 100,000-resource package's contents are some 100 MB.
-func encodeApplied(resources []v1alpha1.StackResource, content func(i int) []byte) (string, error) {
+// and a 100,000-resource package's contents are some 100 MB. The
+// compressed bytes go straight to base64, in blocks the caller joins.
+func encodeApplied(resources []v1alpha1.StackResource, content func(i int, w io.Writer) error) (*blocks, error) {
+	var out blocks
 	if len(resources) == 0 {
-		return "", nil
+		return &out, nil
 	}
-	var z bytes.Buffer
-	fw, err := flate.NewWriter(&z, flate.DefaultCompression)
+	b64 := base64.NewEncoder(base64.StdEncoding, &out)
+	fw, err := flate.NewWriter(b64, flate.DefaultCompression)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	const stretch = 64 << 10
-	raw := make([]byte, 0, 2*stretch)
-	raw = append(raw, '{')
+	bw := bufio.NewWriterSize(fw, 64<<10)
+	bw.WriteByte('{')
+	var id []byte
 	for i, r := range resources {
 		if i > 0 {
-			raw = append(raw, ',')
+			bw.WriteByte(',')
 		}
-		raw = appendJSONString(raw, r.ID)
-		raw = append(raw, ':')
-		raw = append(raw, content(i)...)
-		if len(raw) >= stretch {
-			if _, err := fw.Write(raw); err != nil {
-				return "", err
-			}
-			raw = raw[:0]
+		id = append(appendJSONString(id[:0], r.ID), ':')
+		bw.Write(id)
+		if err := content(i, bw); err != nil {
+			return nil, err
 		}
 	}
-	raw = append(raw, '}')
-	if _, err := fw.Write(raw); err != nil {
-		return "", err
+	bw.WriteByte('}')
+	for _, close := range []func() error{bw.Flush, fw.Close, b64.Close} {
+		if err := close(); err != nil {
+			return nil, err
+		}
 	}
-	if err := fw.Close(); err != nil {
-		return "", err
+	return &out, nil
+}
+
+// blocks collects what is written in blocks of up to a MiB, to be joined
+// once: a buffer grown as it is written holds it twice for a while, and
+// more in garbage.
+type blocks struct {
+	list [][]byte
+	n    int
+}
+
+func (b *blocks) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		last := len(b.list) - 1
+		if last < 0 || len(b.list[last]) == cap(b.list[last]) {
+			b.list = append(b.list, make([]byte, 0, 4<<10<<min(len(b.list), 8))) // 4 KiB to 1 MiB
+			last++
+		}
+		k := min(len(p), cap(b.list[last])-len(b.list[last]))
+		b.list[last], p = append(b.list[last], p[:k]...), p[k:]
 	}
-	return base64.StdEncoding.EncodeToString(z.Bytes()), nil
+	b.n += n
+	return n, nil
+}
+
+// String joins the blocks.
+func (b *blocks) String() string {
+	var s strings.Builder
+	s.Grow(b.n)
+	for _, l := range b.list {
+		s.Write(l)
+	}
+	return s.String()
 }
 
 // maxApplied bounds what a record's last-applied contents may inflate to.

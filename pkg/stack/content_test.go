@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -50,11 +51,11 @@ func TestApplied(t *testing.T) {
 	t.Parallel()
 	rs := []v1alpha1.StackResource{{ID: "00000000000000a1"}, {ID: "00000000000000b2"}}
 	contents := []string{`{"kind":"A"}`, `{"kind":"B","x":[1,2]}`}
-	s, err := encodeApplied(rs, func(i int) []byte { return []byte(contents[i]) })
+	b, err := encodeApplied(rs, writeEach(func(i int) []byte { return []byte(contents[i]) }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := decodeApplied(s)
+	got, err := decodeApplied(b.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +63,21 @@ func TestApplied(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if none, err := encodeApplied(nil, nil); none != "" || err != nil {
-		t.Errorf("no resources: %q, %v", none, err)
+	if none, err := encodeApplied(nil, nil); err != nil || none.String() != "" {
+		t.Errorf("no resources: %q, %v", none.String(), err)
 	}
 	for _, bad := range []string{"not base64!", "bm90IGRlZmxhdGVk", "8wAA"} {
 		if _, err := decodeApplied(bad); err == nil {
 			t.Errorf("decodeApplied(%q) is no error", bad)
 		}
+	}
+}
+
+// writeEach writes content(i) for encodeApplied.
+func writeEach(content func(i int) []byte) func(int, io.Writer) error {
+	return func(i int, w io.Writer) error {
+		_, err := w.Write(content(i))
+		return err
 	}
 }
 
@@ -117,11 +126,11 @@ func sameApplied(t *testing.T, n int, seed []byte) {
 		contents[i] = c
 	}
 	content := func(i int) []byte { return contents[i] }
-	got, err := encodeApplied(rs, content)
+	b, err := encodeApplied(rs, writeEach(content))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := appliedWhole(t, rs, content); got != want {
+	if got, want := b.String(), appliedWhole(t, rs, content); got != want {
 		t.Fatalf("%d resources: encodeApplied differs from deflating the whole JSON (%d bytes, want %d)", n, len(got), len(want))
 	}
 }
@@ -170,11 +179,43 @@ func FuzzContent(f *testing.F) {
 
 // FuzzDecodeApplied: any record's lastApplied decodes or is an error.
 func FuzzDecodeApplied(f *testing.F) {
-	s, _ := encodeApplied([]v1alpha1.StackResource{{ID: "x"}}, func(int) []byte { return []byte(`{"a":1}`) })
-	f.Add(s)
+	b, _ := encodeApplied([]v1alpha1.StackResource{{ID: "x"}}, writeEach(func(int) []byte { return []byte(`{"a":1}`) }))
+	f.Add(b.String())
 	f.Add("")
 	f.Add(strings.Repeat("A", 40))
 	f.Fuzz(func(t *testing.T, s string) {
 		_, _ = decodeApplied(s)
 	})
+}
+
+// TestContentStreamed: a content streamed a stretch at a time is the
+// content made whole, whatever characters the stretches cut; take keeps a
+// small content and leaves a big one to be streamed.
+func TestContentStreamed(t *testing.T) {
+	t.Parallel()
+	pattern := "aé€😀\x00\"\\\n\xff\xe2\x82<&>\u2028"
+	for _, shift := range []int{0, 1, 2, 3, 5} {
+		big := strings.Repeat("x", shift) + strings.Repeat(pattern, bigContent/len(pattern))
+		n := yaml.NewMapRNode(nil).YNode()
+		n.Content = []*yaml.Node{
+			{Kind: yaml.ScalarNode, Value: "kind"}, {Kind: yaml.ScalarNode, Value: "ConfigMap"},
+			{Kind: yaml.ScalarNode, Value: big}, {Kind: yaml.ScalarNode, Value: big, Tag: "!!str"},
+		}
+		want := Content(n)
+		var got bytes.Buffer
+		w := contentWriter{sink: &got}
+		if err := w.stream(n); err != nil || got.String() != string(want) {
+			t.Fatalf("shift %d: streamed %d bytes (%v), want %d; equal: %v", shift, got.Len(), err, len(want), got.String() == string(want))
+		}
+		if kept := (&contentWriter{}).take(n); kept != nil {
+			t.Errorf("shift %d: a %d-byte content is kept", shift, len(want))
+		}
+	}
+	small, err := yaml.Parse("kind: A\nx: 1\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`{"kind":"A","x":1}`, string((&contentWriter{}).take(small.YNode()))); diff != "" {
+		t.Errorf("small content (-want +got):\n%s", diff)
+	}
 }

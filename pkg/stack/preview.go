@@ -87,7 +87,7 @@ func (s *state) preview() (*Preview, *result.Result) {
 	}
 	p := &Preview{MissingEnvRefs: s.next.MissingEnvRefs, MissingSecrets: s.next.MissingSecrets, changes: s.changes, stack: s.target.name}
 	for i, r := range s.tracked {
-		it := Item{Entry: s.next.Resources[i], Status: StatusNew, New: r.content}
+		it := Item{Entry: s.next.Resources[i], Status: StatusNew, New: r.contentBytes()}
 		if r.refs != nil {
 			it.Refs = r.refs.Refs
 		}

@@ -11,6 +11,8 @@ package stack
 
 import (
 	"fmt"
+	"io"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -137,11 +139,23 @@ func (s *state) apply(rl *resourcelist.ResourceList, rs []result.Result) ([]resu
 	if !s.changed() {
 		return append(rs, t.item.Infof("no changes")), nil
 	}
-	applied, err := encodeApplied(s.next.Resources, func(i int) []byte { return s.tracked[i].content })
+	var (
+		w   contentWriter
+		big bool
+	)
+	applied, err := encodeApplied(s.next.Resources, func(i int, out io.Writer) error {
+		big = big || s.tracked[i].content == nil
+		return s.tracked[i].writeContent(&w, out)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot encode the last-applied contents: %w", err)
 	}
-	s.next.LastApplied = applied
+	if big {
+		// A big content's nodes are garbage now: collect them before the
+		// record is joined and encoded, rather than hold them beside it.
+		runtime.GC()
+	}
+	s.next.LastApplied = applied.String()
 	if err := t.write(rl, s.next); err != nil {
 		return nil, err
 	}

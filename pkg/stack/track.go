@@ -2,7 +2,7 @@ package stack
 
 import (
 	"fmt"
-	"slices"
+	"io"
 	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -24,10 +24,12 @@ type resource struct {
 	// name is metadata.name, its environment reference resolved (pkger's
 	// items), else as the header reads it.
 	name string
-	// node is the item's nodes while it is read, and for a pkger item with
-	// environment references, a copy with them resolved, kept.
+	// node is the item's nodes while it is read; kept for a pkger item (a
+	// copy with its environment references resolved) and for an item
+	// whose content is big (see content).
 	node *yaml.RNode
-	// content is the content the record keeps (Content).
+	// content is the content the record keeps (Content); nil for a big
+	// one, streamed from node when the record is encoded.
 	content []byte
 	// refs is what pkger.Resolve found (pkger's items only).
 	refs  *pkger.Resolved
@@ -132,11 +134,37 @@ func (r *resource) read(it *resourcelist.Item, env pkger.Env, c *canon, w *conte
 	}
 	// The content the record keeps, taken while the nodes are at hand: a
 	// package's nodes are not held all at once (pkger's, resolved, are).
-	r.content = slices.Clone(w.content(r.node.YNode()))
-	if r.refs == nil {
+	// A big content is not held: it is streamed from the nodes, which are
+	// kept for it (reading them again would hold them twice).
+	if r.content = w.take(r.node.YNode()); r.content != nil && r.refs == nil {
 		r.node = nil
 	}
 	return bad
+}
+
+// writeContent writes the resource's content to out (w streams a big one
+// from the nodes), and drops it and the nodes kept for it: nothing reads
+// them after the record is encoded.
+func (r *resource) writeContent(w *contentWriter, out io.Writer) error {
+	if r.content != nil {
+		_, err := out.Write(r.content)
+		r.content = nil
+		return err
+	}
+	w.sink, w.keep, w.err = out, 0, nil
+	err := w.stream(r.node.YNode())
+	if r.refs == nil {
+		r.node = nil
+	}
+	return err
+}
+
+// contentBytes returns the resource's content, a big one made again.
+func (r *resource) contentBytes() []byte {
+	if r.content != nil {
+		return r.content
+	}
+	return Content(r.node.YNode())
 }
 
 // errorf is a generic check's error about the resource's field.

@@ -1,0 +1,142 @@
+package fnrunner
+
+import (
+	"context"
+	"sync"
+
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/kptkit/kptkit/internal/bounded"
+	"github.com/kptkit/kptkit/pkg/render"
+)
+
+// slots are the places calls run in, Jobs of them: a call takes one before
+// its function runs (waiting, at most until its deadline) and gives it back
+// when the function ends — which may be after the caller gave up, since a
+// function in process cannot be stopped. While every slot is held by a call
+// whose caller is gone, the server is not serving.
+type slots struct {
+	free    chan struct{} // a token per slot held
+	jobs    int
+	mu      sync.Mutex
+	overrun int           // slots held by calls whose caller is gone
+	serving func(ok bool) // told when all slots overrun, and when no longer
+}
+
+func newSlots(jobs int, serving func(bool)) *slots {
+	return &slots{free: make(chan struct{}, jobs), jobs: jobs, serving: serving}
+}
+
+// held is a slot a call holds.
+type held struct {
+	s       *slots
+	ended   bool // its function ended (under s.mu)
+	overran bool // its caller went first (under s.mu)
+}
+
+// take waits for a free slot until ctx ends.
+func (s *slots) take(ctx context.Context) (*held, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	select {
+	case s.free <- struct{}{}:
+		return &held{s: s}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// callerGone marks the slot as held by a call whose caller is gone, unless
+// its function has ended.
+func (h *held) callerGone() {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h.ended || h.overran {
+		return
+	}
+	h.overran = true
+	s.overrun++
+	if s.overrun == s.jobs {
+		s.serving(false)
+	}
+}
+
+// release gives the slot back: its function has ended.
+func (h *held) release() {
+	s := h.s
+	s.mu.Lock()
+	h.ended = true
+	if h.overran {
+		if s.overrun == s.jobs {
+			s.serving(true)
+		}
+		s.overrun--
+	}
+	s.mu.Unlock()
+	<-s.free
+}
+
+// ran is what a run gave.
+type ran struct {
+	out  []byte
+	exit render.Exit
+	err  error
+}
+
+// run runs the function in a slot and waits for it until ctx ends; the
+// slot stays taken until the function ends.
+func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, render.Exit, error) {
+	h, err := s.slots.take(ctx)
+	if err != nil {
+		return nil, render.Exit{}, err
+	}
+	done := make(chan ran, 1)
+	go func() {
+		defer h.release()
+		done <- s.step(r, in)
+	}()
+	select {
+	case res := <-done:
+		return res.out, res.exit, res.err
+	case <-ctx.Done():
+		h.callerGone()
+		return nil, render.Exit{}, ctx.Err()
+	}
+}
+
+// step runs the function within the step limits: a runner that starts a
+// process bounds it itself; a kptkit function in process is waited for up
+// to the time limit, then abandoned. A panic is an error.
+func (s *Server) step(r render.Runner, in []byte) (res ran) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = ran{err: &panicError{value: p}}
+		}
+	}()
+	p, ok := r.(render.InProcess)
+	if !ok {
+		out, exit, err := r.Run(in)
+		return ran{out, exit, err}
+	}
+	if p.Env.Now == nil {
+		p.Env = s.opts.Env
+	}
+	// The work's own variable: an abandoned run writes it late.
+	var got ran
+	if err := bounded.Wait(s.opts.Limits, func() {
+		out, exit, err := p.Run(in)
+		got = ran{out, exit, err}
+	}); err != nil {
+		return ran{err: err}
+	}
+	return got
+}
+
+func servingStatus(ok bool) healthpb.HealthCheckResponse_ServingStatus {
+	if ok {
+		return healthpb.HealthCheckResponse_SERVING
+	}
+	return healthpb.HealthCheckResponse_NOT_SERVING
+}
