@@ -321,20 +321,15 @@ func stackUninstall(c *call, args []string) error {
 // stderr, in the order they come (the changes in package order); with any
 // error it returns one (the command failed).
 func printResults(rs []result.Result, stdout, stderr io.Writer) error {
-	errs := 0
 	for _, r := range rs {
-		switch r.Severity {
-		case result.SeverityInfo:
+		if r.Severity == result.SeverityInfo {
 			fmt.Fprintln(stdout, r.Message)
-		default:
-			fmt.Fprintf(stderr, "%s: %s\n", r.Severity, r.Message)
-			if r.Severity == result.SeverityError {
-				errs++
-			}
+			continue
 		}
+		fmt.Fprintf(stderr, "%s: %s\n", r.Severity, r.Message)
 	}
-	if errs > 0 {
-		return fmt.Errorf("refused: %d error(s), nothing changed", errs)
+	if errs := result.List(rs).Errors(); len(errs) > 0 {
+		return fmt.Errorf("refused: %d error(s), nothing changed", len(errs))
 	}
 	return nil
 }
