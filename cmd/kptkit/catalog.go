@@ -5,10 +5,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -16,25 +14,21 @@ import (
 
 	"github.com/kptkit/kptkit/internal/gitrepo"
 	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/catalog"
 	"github.com/kptkit/kptkit/pkg/decode"
-	"github.com/kptkit/kptkit/pkg/deps"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-func init() {
-	catalogGroup.register()
-}
-
-var catalogGroup = &group{
+var catalogCommand = &command{
 	name:    "catalog",
 	summary: "index catalog repositories into CatalogPackages, deployment repositories into InstalledPackages (catalog --help)",
-	about: `The inputs of resolve-deps, read from repositories instead of written by
+	help: `The inputs of resolve-deps, read from repositories instead of written by
 hand: the catalog's packages and their versions, and what the deployment
 repositories hold.`,
-	subs: []sub{
+	subs: []*command{
 		{name: "index", synopsis: "--repo NAME=PATH[//DIR] [--repo ...] [-o FILE] [--previous FILE] [--repo-map URL=PATH]",
 			help: `write one CatalogPackage per package of each catalog repository (every
 folder holding a Kptfile, named by its path below the repository's root
@@ -141,7 +135,11 @@ func openCatalog(spec repoSpec, mapped map[string]string) (catalog.Repo, error) 
 		return catalog.Repo{}, err
 	}
 	if g, err := gitrepo.Open(spec.path, local); err == nil {
-		return gitCatalog(spec, g)
+		repo, err := upstream.Releases(spec.name, spec.dir, g)
+		if err != nil {
+			return catalog.Repo{}, fmt.Errorf("--repo %s: %w", spec.name, err)
+		}
+		return repo, nil
 	}
 	if strings.Contains(spec.path, "://") {
 		return catalog.Repo{}, fmt.Errorf("--repo %s: %s is not a git repository", spec.name, spec.path)
@@ -151,62 +149,6 @@ func openCatalog(spec repoSpec, mapped map[string]string) (catalog.Repo, error) 
 		return catalog.Repo{}, fmt.Errorf("--repo %s: %w", spec.name, err)
 	}
 	return catalog.FolderRepo(spec.name, files), nil
-}
-
-// gitCatalog lists a git repository's releases: each tag DIR/P/vN or
-// DIR/P/v1.2.3 is version vN of package P, read at its commit (each commit
-// read once, and only when the index needs it); P's latestVersion is the
-// highest version whose files are P's files at the head of main.
-func gitCatalog(spec repoSpec, g *gitrepo.Repo) (catalog.Repo, error) {
-	tags, branches, err := g.Refs()
-	if err != nil {
-		return catalog.Repo{}, fmt.Errorf("--repo %s: %w", spec.name, err)
-	}
-	repo := catalog.Repo{Name: spec.name, Latest: map[string]string{}}
-	trees := map[string]*catalog.Tree{}
-	for _, tag := range slices.Sorted(maps.Keys(tags)) {
-		pkg, version, ok := catalog.ReleaseTag(tag, spec.dir)
-		if !ok {
-			continue
-		}
-		commit := tags[tag]
-		if trees[commit] == nil {
-			trees[commit] = catalog.NewTree(commit, func() (kptpkg.Files, error) { return g.Files(commit, spec.dir) })
-		}
-		repo.Releases = append(repo.Releases, catalog.Release{Package: pkg, Version: version, Tree: trees[commit]})
-	}
-	head, ok := branches["main"]
-	if !ok {
-		return repo, nil
-	}
-	for _, rel := range repo.Releases {
-		at := joinDir(spec.dir, rel.Package)
-		h1, err1 := g.TreeHash(head, at)
-		h2, err2 := g.TreeHash(rel.Tree.Commit, at)
-		if err1 == nil && err2 == nil && h1 == h2 && higher(rel.Version, repo.Latest[rel.Package]) {
-			repo.Latest[rel.Package] = rel.Version
-		}
-	}
-	return repo, nil
-}
-
-func joinDir(dir, p string) string {
-	switch {
-	case dir == "":
-		return p
-	case p == "":
-		return dir
-	}
-	return dir + "/" + p
-}
-
-func higher(v, than string) bool {
-	if than == "" {
-		return true
-	}
-	a, err1 := deps.ParseVersion(v)
-	b, err2 := deps.ParseVersion(than)
-	return err1 == nil && err2 == nil && a.GreaterThan(b)
 }
 
 // readIndex reads the CatalogPackages of an index file.
@@ -257,7 +199,7 @@ func emit[T any](objs []T, file string, rs result.List, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if err := stackWrite(file, b, stdout); err != nil {
+	if err := writeOutput(file, b, stdout); err != nil {
 		return err
 	}
 	for _, r := range rs {

@@ -11,27 +11,52 @@ import (
 	"strings"
 )
 
-// group is a command with subcommands (kptkit stack, catalog, images,
-// variants). All of them speak one way: `--help` (or `help`) prints the
-// usage on stdout and exits 0, at every level, with the flags of a
-// subcommand; an unknown subcommand or flag is an error naming it, exit 2;
-// any other error is `kptkit <group> <sub>: <error>`, exit 1.
-type group struct {
-	name    string // "stack"
-	summary string // one line, for kptkit help
-	about   string // what the group is for, for kptkit <group> --help
-	subs    []sub
-}
-
-// sub is a subcommand: its synopsis and help text, and what runs it.
-type sub struct {
+// command is one of kptkit's commands: either it runs (run), or it has
+// subcommands (subs), each a command (kptkit stack show). All of them
+// speak one way: `--help` (or `help`) prints the usage on stdout and exits
+// 0, at every level, with the flags of a command that runs; a mistake in
+// the command line is a usageError, printed naming the command and where
+// its help is, exit 2; any other error is printed `kptkit <command>:
+// <error>`, exit 1.
+//
+// A command is declared in its own file, as a value, and listed in
+// commands (main.go):
+//
+//	var fooCommand = &command{
+//		name:     "foo",
+//		summary:  "do foo to a package (foo --help)", // for kptkit help
+//		synopsis: "[flags] PKG",                     // after `kptkit foo` in its usage
+//		help:     `What foo does, a paragraph or more.`,
+//		run:      runFoo,
+//	}
+//
+//	func runFoo(c *call, args []string) error {
+//		fs := c.flags()
+//		n := fs.Int("n", 1, "`N` times")
+//		if err := c.parse(fs, args, 1); err != nil {
+//			return err // --help printed (exit 0), or a usage error
+//		}
+//		if *n < 1 {
+//			return usageErrorf("--n is %d: it takes a positive number", *n) // exit 2
+//		}
+//		return doFoo(fs.Arg(0), *n, c.stdout) // an error: exit 1
+//	}
+//
+// A command returns exitCode(n) to end with a code when it has printed
+// what went wrong itself.
+//
+// A command with subcommands has subs instead of synopsis and run; its
+// help says what it is for.
+type command struct {
 	name     string
-	synopsis string // what follows `kptkit <group> <name>` in its usage
+	summary  string // one line, for kptkit help (a command of kptkit's own)
+	synopsis string // what follows the command's path in its usage
 	help     string // what it does, a paragraph or more
 	run      func(c *call, args []string) error
+	subs     []*command
 }
 
-// call is one run of a subcommand.
+// call is one run of a command.
 type call struct {
 	path           string // "kptkit stack show", for messages
 	usage          string // its usage, printed by --help before its flags
@@ -43,7 +68,7 @@ type usageError struct{ error }
 
 func usageErrorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-// exitCode ends a subcommand with a code and no message (it has printed
+// exitCode ends a command with a code and no message (it has printed
 // what went wrong, or --check found changes).
 type exitCode int
 
@@ -52,54 +77,53 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 // errHelped: the usage was printed for --help.
 var errHelped = errors.New("help printed")
 
-// groups are the commands with subcommands, in the order they registered.
-var groups []*group
+// errNoArguments: a command that needs a subcommand was given none; its
+// usage goes to stderr (exit 2).
+var errNoArguments = errors.New("no arguments")
 
-// register makes the group a command of kptkit.
-func (g *group) register() {
-	commands[g.name] = command{summary: g.summary, run: g.run}
-	groups = append(groups, g)
-}
-
-func (g *group) path() string { return "kptkit " + g.name }
-
-func (g *group) run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, g.usage())
-		return 2
+// main runs the command, named path, with its arguments (after its
+// name), prints what went wrong and returns the exit code.
+func (cmd *command) main(path string, args []string, stdout, stderr io.Writer) int {
+	c := &call{path: path, usage: cmd.usage(path), stdout: stdout, stderr: stderr}
+	if cmd.run != nil {
+		return c.exit(cmd.run(c, args))
 	}
-	name := args[0]
-	if isHelp(name) {
+	if len(args) > 0 && isHelp(args[0]) {
 		if len(args) > 1 && !isHelp(args[1]) { // kptkit stack help show
-			return g.run([]string{args[1], "--help"}, stdout, stderr)
+			return cmd.main(path, []string{args[1], "--help"}, stdout, stderr)
 		}
-		fmt.Fprint(stdout, g.usage())
+		fmt.Fprint(stdout, c.usage)
 		return 0
 	}
-	s, ok := g.sub(name)
-	if !ok {
-		what := "subcommand"
-		if strings.HasPrefix(name, "-") {
-			what = "flag"
+	if len(args) == 0 {
+		return c.exit(errNoArguments)
+	}
+	sub := find(cmd.subs, args[0])
+	if sub == nil {
+		return c.exit(usageErrorf("unknown %s %q (the subcommands are %s)", flagOr(args[0], "subcommand"), args[0], cmd.names()))
+	}
+	return sub.main(path+" "+sub.name, args[1:], stdout, stderr)
+}
+
+// flagOr names what an unknown argument was taken for: a flag, or what.
+func flagOr(arg, what string) string {
+	if strings.HasPrefix(arg, "-") {
+		return "flag"
+	}
+	return what
+}
+
+// find returns the command of that name, nil for none.
+func find(cmds []*command, name string) *command {
+	for _, c := range cmds {
+		if c.name == name {
+			return c
 		}
-		fmt.Fprintf(stderr, "%s: unknown %s %q (the subcommands are %s)\nRun '%s --help' for usage.\n", g.path(), what, name, g.names(), g.path())
-		return 2
 	}
-	c := &call{path: g.path() + " " + s.name, usage: g.subUsage(s), stdout: stdout, stderr: stderr}
-	return c.exit(s.run(c, args[1:]))
+	return nil
 }
 
-// single runs a command without subcommands (kptkit version, kptkit
-// render) in the groups' voice: run defines its flags on c.flags() and
-// calls c.parse first.
-func single(path, usage string, run func(c *call, args []string) error) func([]string, io.Writer, io.Writer) int {
-	return func(args []string, stdout, stderr io.Writer) int {
-		c := &call{path: path, usage: usage, stdout: stdout, stderr: stderr}
-		return c.exit(run(c, args))
-	}
-}
-
-// exit turns a subcommand's error into its exit code, printing it.
+// exit turns a command's error into its exit code, printing it.
 func (c *call) exit(err error) int {
 	var (
 		usage usageError
@@ -108,8 +132,15 @@ func (c *call) exit(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errHelped):
 		return 0
+	case errors.Is(err, errNoArguments):
+		fmt.Fprint(c.stderr, c.usage)
+		return 2
 	case errors.As(err, &usage):
-		fmt.Fprintf(c.stderr, "%s: %v\nRun '%s --help' for usage.\n", c.path, err, c.path)
+		help := c.path + " --help"
+		if c.path == "kptkit" {
+			help = "kptkit help" // kptkit's own usage lists the functions
+		}
+		fmt.Fprintf(c.stderr, "%s: %v\nRun '%s' for usage.\n", c.path, err, help)
 		return 2
 	case errors.As(err, &code):
 		return int(code)
@@ -118,18 +149,9 @@ func (c *call) exit(err error) int {
 	return 1
 }
 
-func (g *group) sub(name string) (sub, bool) {
-	for _, s := range g.subs {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return sub{}, false
-}
-
-func (g *group) names() string {
+func (cmd *command) names() string {
 	var names []string
-	for _, s := range g.subs {
+	for _, s := range cmd.subs {
 		names = append(names, s.name)
 	}
 	if len(names) == 1 {
@@ -138,27 +160,27 @@ func (g *group) names() string {
 	return strings.Join(names, ", ")
 }
 
-// usage is the group's help: every subcommand with its synopsis and help.
-func (g *group) usage() string {
+// usage is the command's help: for a command that runs, its synopsis and
+// help (--help adds its flags); for one with subcommands, each with its
+// synopsis and help.
+func (cmd *command) usage(path string) string {
+	if cmd.run != nil {
+		return fmt.Sprintf("Usage: %s\n\n%s", strings.TrimSpace(path+" "+cmd.synopsis), indent(cmd.help, ""))
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: %s <subcommand> [flags] [arguments]\n\n", g.path())
-	if g.about != "" {
-		b.WriteString(strings.TrimSpace(g.about) + "\n\n")
+	fmt.Fprintf(&b, "Usage: %s <subcommand> [flags] [arguments]\n\n", path)
+	if cmd.help != "" {
+		b.WriteString(strings.TrimSpace(cmd.help) + "\n\n")
 	}
 	b.WriteString("Subcommands:\n")
-	for _, s := range g.subs {
+	for _, s := range cmd.subs {
 		fmt.Fprintf(&b, "  %s %s\n%s", s.name, s.synopsis, indent(s.help, "      "))
 	}
-	fmt.Fprintf(&b, "\nRun '%s <subcommand> --help' for its flags.\n", g.path())
+	fmt.Fprintf(&b, "\nRun '%s <subcommand> --help' for its flags.\n", path)
 	return b.String()
 }
 
-// subUsage is a subcommand's help; --help adds its flags.
-func (g *group) subUsage(s sub) string {
-	return fmt.Sprintf("Usage: %s %s %s\n\n%s", g.path(), s.name, s.synopsis, indent(s.help, ""))
-}
-
-// flags returns a flag set for the subcommand that prints nothing itself.
+// flags returns a flag set for the command that prints nothing itself.
 func (c *call) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet(c.path, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -235,7 +257,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 			fmt.Fprintf(&b, " %s", arg)
 		}
 		b.WriteString("\n" + indent(usage, "      "))
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+		if hasDefault(f) && !strings.Contains(usage, "(default") { // a usage that says its default is not told it twice
 			fmt.Fprintf(&b, "      (default %s)\n", f.DefValue)
 		}
 	})
@@ -243,6 +265,16 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		return
 	}
 	fmt.Fprint(w, "\nFlags:\n"+b.String())
+}
+
+// hasDefault reports whether the flag's default is worth telling: not
+// empty, false or zero.
+func hasDefault(f *flag.Flag) bool {
+	switch f.DefValue {
+	case "", "false", "0", "[]":
+		return false
+	}
+	return true
 }
 
 func isBoolFlag(f *flag.Flag) bool {

@@ -19,16 +19,15 @@ import (
 	"github.com/kptkit/kptkit/pkg/render"
 )
 
-func init() {
-	commands["function-runner"] = command{
-		summary: "serve Porch's function runner API (FunctionEvaluator, gRPC) with kptkit's functions and built-ins (function-runner --help)",
-		run:     single("kptkit function-runner", functionRunnerUsage, runFunctionRunner),
-	}
+var functionRunnerCommand = &command{
+	name:     "function-runner",
+	summary:  "serve Porch's function runner API (FunctionEvaluator, gRPC) with kptkit's functions and built-ins (function-runner --help)",
+	synopsis: "[--port 9445 | --address HOST:PORT] [flags]",
+	help:     functionRunnerHelp,
+	run:      runFunctionRunner,
 }
 
-const functionRunnerUsage = `Usage: kptkit function-runner [--port 9445 | --address HOST:PORT] [flags]
-
-Serves the API porch-server calls its function runner through (Porch's
+const functionRunnerHelp = `Serves the API porch-server calls its function runner through (Porch's
 evaluator.FunctionEvaluator, gRPC in plain text) and the standard gRPC
 health service. Point porch-server's --function-runner at it.
 

@@ -24,14 +24,10 @@ import (
 	"github.com/kptkit/kptkit/pkg/image"
 )
 
-func init() {
-	imagesGroup.register()
-}
-
-var imagesGroup = &group{
+var imagesCommand = &command{
 	name:    "images",
 	summary: "build the functions' OCI images without Docker (images build --help)",
-	subs: []sub{
+	subs: []*command{
 		{name: "build", synopsis: "[flags] [FUNCTION... | function-runner]",
 			help: `Builds one OCI image per function (all of them when none is named) without
 Docker: a static binary on an empty base, run as nonroot, with fixed

@@ -6,7 +6,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,28 +17,27 @@ import (
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
-// registry lists the functions kptkit runs, in the order help shows them.
-// Each function's file in this folder registers it.
-var registry []krmfn.Function
+// commands are kptkit's commands beyond the functions, each declared in
+// its own file (see command in cli.go); help lists them by name.
+var commands = []*command{catalogCommand, functionRunnerCommand, imagesCommand, renderCommand, rpkgCommand, stackCommand, variantsCommand}
 
-// register adds a function to the registry.
-func register(f krmfn.Function) { registry = append(registry, f) }
-
-// commands are the subcommands beyond the functions (stack, variants,
-// images), each registered by its own file in this folder.
-var commands = map[string]command{}
-
-// command is a subcommand: it takes its arguments (after its name) and
-// returns the exit code.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
-}
+// versionCommand is `kptkit version` (also `kptkit --version`), which help
+// names beside help itself.
+var versionCommand = &command{name: "version", help: "print the module version and the VCS revision kptkit was built from",
+	run: func(c *call, args []string) error {
+		if err := c.parse(c.flags(), args, 0); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stdout, "kptkit %s\n", currentVersion())
+		return nil
+	}}
 
 func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 
+// run is kptkit: a child's work, a function (by the binary's name or the
+// first argument) or a command; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A child kptkit started to run bounded work (hidden; before anything
 	// else: its name may be a function's).
@@ -50,45 +48,30 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := lookup(filepath.Base(args[0])); ok {
 		return functions.Run(f, args[1:], stdin, stdout, stderr)
 	}
+	root := &call{path: "kptkit", usage: usage(), stdout: stdout, stderr: stderr}
 	if len(args) < 2 {
-		fmt.Fprint(stderr, usage())
-		return 2
+		return root.exit(errNoArguments)
 	}
-	switch cmd := args[1]; {
-	case isHelp(cmd):
-		if len(args) > 2 && !isHelp(args[2]) { // kptkit help stack
-			return run([]string{args[0], args[2], "--help"}, stdin, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage())
+	name := args[1]
+	switch {
+	case isHelp(name) && len(args) > 2 && !isHelp(args[2]): // kptkit help stack
+		return run([]string{args[0], args[2], "--help"}, stdin, stdout, stderr)
+	case isHelp(name):
+		fmt.Fprint(stdout, root.usage)
 		return 0
-	case cmd == "version" || cmd == "--version":
-		return runVersion(args[2:], stdout, stderr)
-	default:
-		if f, ok := lookup(cmd); ok {
-			return functions.Run(f, args[2:], stdin, stdout, stderr)
-		}
-		if c, ok := commands[cmd]; ok {
-			return c.run(args[2:], stdout, stderr)
-		}
-		what := "command"
-		if strings.HasPrefix(cmd, "-") {
-			what = "flag"
-		}
-		fmt.Fprintf(stderr, "kptkit: unknown %s %q\nRun 'kptkit help' for usage.\n", what, cmd)
-		return 2
+	case name == "version" || name == "--version":
+		return versionCommand.main("kptkit version", args[2:], stdout, stderr)
 	}
+	if f, ok := lookup(name); ok {
+		return functions.Run(f, args[2:], stdin, stdout, stderr)
+	}
+	if cmd := find(commands, name); cmd != nil {
+		return cmd.main("kptkit "+name, args[2:], stdout, stderr)
+	}
+	return root.exit(usageErrorf("unknown %s %q", flagOr(name, "command"), name))
 }
 
-// runVersion is `kptkit version`: the module version and VCS revision.
-var runVersion = single("kptkit version", "Usage: kptkit version\n\nprint the module version and the VCS revision kptkit was built from\n",
-	func(c *call, args []string) error {
-		if err := c.parse(c.flags(), args, 0); err != nil {
-			return err
-		}
-		fmt.Fprintf(c.stdout, "kptkit %s\n", currentVersion())
-		return nil
-	})
-
+// lookup finds a function of the registry by its name.
 func lookup(name string) (krmfn.Function, bool) {
 	i := slices.IndexFunc(registry, func(f krmfn.Function) bool { return f.Name == name })
 	if i < 0 {
@@ -116,11 +99,9 @@ Functions:
 	for _, f := range registry {
 		fmt.Fprintf(&b, "  %-22s %s\n", f.Name, summary(f.Name))
 	}
-	if len(commands) > 0 {
-		b.WriteString("\nCommands:\n")
-		for _, name := range slices.Sorted(maps.Keys(commands)) {
-			fmt.Fprintf(&b, "  %-22s %s\n", name, commands[name].summary)
-		}
+	b.WriteString("\nCommands:\n")
+	for _, cmd := range slices.SortedFunc(slices.Values(commands), func(a, b *command) int { return strings.Compare(a.name, b.name) }) {
+		fmt.Fprintf(&b, "  %-22s %s\n", cmd.name, cmd.summary)
 	}
 	b.WriteString("\nA function's --help prints its README. Installed or linked under a function's\nname, kptkit runs that function.\n")
 	return b.String()

@@ -23,16 +23,15 @@ import (
 	"github.com/kptkit/kptkit/pkg/render"
 )
 
-func init() {
-	commands["render"] = command{
-		summary: "run a package's Kptfile pipelines in one process, as kpt fn render (render --help)",
-		run:     single("kptkit render", renderUsage, runRender),
-	}
+var renderCommand = &command{
+	name:     "render",
+	summary:  "run a package's Kptfile pipelines in one process, as kpt fn render (render --help)",
+	synopsis: "[PKG] [flags]",
+	help:     renderHelp,
+	run:      runRender,
 }
 
-const renderUsage = `Usage: kptkit render [PKG] [flags]
-
-Runs the Kptfile pipelines of the package tree in PKG (default .) as
+const renderHelp = `Runs the Kptfile pipelines of the package tree in PKG (default .) as
 kpt fn render does — subpackages first, mutators then validators — and writes
 the package back in place, only when every step passed. Files no function
 changed keep their bytes.
@@ -216,8 +215,8 @@ func readPackage(o *pkgfs.Out, dir string) (kptpkg.Files, error) {
 	return files, nil
 }
 
-// writeResults writes results.yaml into dir (made if needed) whole: beside
-// its place first, then renamed in.
+// writeResults writes results.yaml into dir (made if needed) whole
+// (pkgfs.WriteFile).
 func writeResults(dir string, rl render.ResultList) error {
 	if dir == "" {
 		return nil
@@ -229,7 +228,8 @@ func writeResults(dir string, rl render.ResultList) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("cannot read or create results dir %q: %w", dir, err)
 	}
-	return writeFileAtomic(filepath.Join(dir, "results.yaml"), b)
+	_, err = pkgfs.WriteFile(filepath.Join(dir, "results.yaml"), b)
+	return err
 }
 
 // writeItems writes the rendered items as kpt's -o stdout (a ResourceList

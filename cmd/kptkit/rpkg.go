@@ -16,15 +16,11 @@ import (
 	"github.com/kptkit/kptkit/pkg/pkgrev"
 )
 
-func init() {
-	rpkgGroup.register()
-}
-
-var rpkgGroup = &group{
+var rpkgCommand = &command{
 	name:    "rpkg",
 	summary: "Porch's package revisions in git, without a server: porchctl rpkg's lifecycle verbs (rpkg --help)",
-	about:   rpkgAbout,
-	subs: []sub{
+	help:    rpkgAbout,
+	subs: []*command{
 		{name: "get", synopsis: "[NAME] --cluster PATH [flags]", help: rpkgGetHelp, run: rpkgGet},
 		{name: "pull", synopsis: "NAME DIR --cluster PATH [flags]", help: rpkgPullHelp, run: rpkgPull},
 		{name: "push", synopsis: "NAME DIR --cluster PATH [flags]", help: rpkgPushHelp, run: rpkgPush},

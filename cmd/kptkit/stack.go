@@ -10,24 +10,21 @@ import (
 	"strings"
 
 	"github.com/kptkit/kptkit/internal/bounded"
+	"github.com/kptkit/kptkit/internal/pkgfs"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile"
 	"github.com/kptkit/kptkit/pkg/stack/pkgfile/jsonnet"
 )
 
-func init() {
-	stackGroup.register()
-}
-
-var stackGroup = &group{
+var stackCommand = &command{
 	name:    "stack",
 	summary: "apply, diff, show, uninstall a package's Stack; convert pkger files, export tracked resources (stack --help)",
-	about: `The commands over a package's Stack, the record apply-stack keeps in the
+	help: `The commands over a package's Stack, the record apply-stack keeps in the
 package (stack.yaml). PACKAGE is a kpt package folder (default .); the
 package is read as kpt reads it (Kptfiles, *.yaml, *.yml, subpackages,
 .krmignore) and nothing but the Stack's file is written.`,
-	subs: []sub{
+	subs: []*command{
 		{name: "show", synopsis: "[--json | --table | --summary] [--stack NAME] [--env KEY=VALUE]... [--secret KEY]... [PACKAGE]",
 			help: `print the record apply-stack keeps in the package in pkger's form
 (stack_id, createdAt, updatedAt, config, resources): YAML, JSON with
@@ -131,7 +128,7 @@ func stackConvert(c *call, args []string) error {
 	if err != nil {
 		return err
 	}
-	return stackWrite(*out, data, stdout)
+	return writeOutput(*out, data, stdout)
 }
 
 // jsonnetWork is the child's work that evaluates Jsonnet.
@@ -210,7 +207,7 @@ func stackExport(c *call, args []string) error {
 	if err != nil {
 		return err
 	}
-	return stackWrite(*out, data, stdout)
+	return writeOutput(*out, data, stdout)
 }
 
 func stackArg(fs *flag.FlagSet) string {
@@ -220,15 +217,15 @@ func stackArg(fs *flag.FlagSet) string {
 	return fs.Arg(0)
 }
 
-func stackWrite(file string, data []byte, stdout io.Writer) error {
+// writeOutput writes what a command makes to the file its -o names
+// (whole: pkgfs.WriteFile), or to stdout without one (or with -).
+func writeOutput(file string, data []byte, stdout io.Writer) error {
 	if file == "" || file == "-" {
 		_, err := stdout.Write(data)
 		return err
 	}
-	if err := os.WriteFile(file, data, 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %w", file, err)
-	}
-	return nil
+	_, err := pkgfs.WriteFile(file, data)
+	return err
 }
 
 // stackReadPackage reads a package folder (or one file) as kpt does,
@@ -240,5 +237,5 @@ func stackReadPackage(root string) (*resourcelist.ResourceList, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.list(nil), nil
+	return p.list(), nil
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -18,7 +18,6 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
-	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 	"github.com/kptkit/kptkit/pkg/stack"
@@ -30,12 +29,20 @@ type stackPkg struct {
 	dir   string // "" for one file
 	files kptpkg.Files
 	items []*yaml.RNode
+	out   *pkgfs.Out // the folder opened to write (its lock held); nil to read only
 }
 
 // stackLoad reads a package folder, or one package file, through kptpkg.
 // A folder without a Kptfile is not read: it is no package (and reading
 // it would report whatever YAML lies below it).
-func stackLoad(root string) (*stackPkg, error) {
+func stackLoad(root string) (*stackPkg, error) { return loadStackPkg(root, false) }
+
+// stackLoadToWrite reads a package as stackLoad does, a folder through
+// pkgfs.OpenOut: its lock is held from the read to the write
+// (stackPkg.write), until close.
+func stackLoadToWrite(root string) (*stackPkg, error) { return loadStackPkg(root, true) }
+
+func loadStackPkg(root string, toWrite bool) (*stackPkg, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return nil, pathError(root, err)
@@ -54,15 +61,27 @@ func stackLoad(root string) (*stackPkg, error) {
 	if _, err := os.Stat(filepath.Join(root, "Kptfile")); errors.Is(err, fs.ErrNotExist) {
 		return nil, notAPackage(root)
 	}
-	files, err := pkgfs.Read(root)
+	p := &stackPkg{dir: root}
+	if toWrite {
+		if p.out, err = pkgfs.OpenOut(root); err != nil {
+			return nil, err
+		}
+	}
+	if p.files, err = readPackage(p.out, root); err == nil {
+		p.items, err = p.files.Resources("", true)
+	}
 	if err != nil {
+		p.close()
 		return nil, err
 	}
-	items, err := files.Resources("", true)
-	if err != nil {
-		return nil, err
+	return p, nil
+}
+
+// close releases the package folder opened to write.
+func (p *stackPkg) close() {
+	if p.out != nil {
+		p.out.Close()
 	}
-	return &stackPkg{dir: root, files: files, items: items}, nil
 }
 
 // notAPackage says that a folder the user named holds no Kptfile.
@@ -82,15 +101,15 @@ func pathError(path string, err error) error {
 	return err
 }
 
-// list returns the package's items (copies) as a ResourceList, with cfg as
-// its functionConfig (nil: none).
-func (p *stackPkg) list(cfg *yaml.RNode) *resourcelist.ResourceList {
-	return kptpkg.ResourceList(kptpkg.Copy(p.items), nil, cfg)
+// list returns the package's items (copies) as a ResourceList.
+func (p *stackPkg) list() *resourcelist.ResourceList {
+	return kptpkg.ResourceList(kptpkg.Copy(p.items), nil, nil)
 }
 
-// write writes the package's files as rl leaves them: the files that
-// changed (the Stack's), each atomically (pkgfs), and deletes those in
-// remove. Nothing else is touched.
+// write writes the package's files as rl leaves them, all or nothing
+// (pkgfs.Out.Write, through the folder opened to write): the files whose
+// bytes changed (the Stack's) are replaced, those in remove deleted.
+// Nothing else is touched: a file Sink leaves out stays as it was.
 func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
 	if p.dir == "" {
 		return errors.New("name a package folder: the Stack is written into it")
@@ -99,31 +118,13 @@ func (p *stackPkg) write(rl *resourcelist.ResourceList, remove []string) error {
 	if err != nil {
 		return err
 	}
-	out, err := pkgfs.OpenOut(p.dir)
-	if err != nil {
-		return err
-	}
-	defer out.Close()
-	for _, f := range after.Paths() {
-		if slices.Contains(remove, f) {
-			continue
-		}
-		if _, err := out.WriteFile(f, after[f]); err != nil {
-			return fmt.Errorf("cannot write %s: %w", filepath.Join(p.dir, f), err)
-		}
-	}
-	if len(remove) == 0 {
-		return nil
-	}
-	root, err := os.OpenRoot(p.dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
+	next := maps.Clone(p.files)
+	maps.Copy(next, after)
 	for _, f := range remove {
-		if err := root.Remove(f); err != nil {
-			return fmt.Errorf("cannot delete %s: %w", filepath.Join(p.dir, f), err)
-		}
+		delete(next, f)
+	}
+	if _, err := p.out.Write(".", p.files, next); err != nil {
+		return fmt.Errorf("cannot write %s: %w", p.dir, err)
 	}
 	return nil
 }
@@ -146,39 +147,55 @@ func addStackApplyFlags(fs *flag.FlagSet) *stackApplyFlags {
 
 // options reads the apply's options as apply-stack reads its ApplyStack:
 // the flags make one, the clock is SOURCE_DATE_EPOCH or the wall clock.
-func (f *stackApplyFlags) options(p *stackPkg, dryRun bool) (*resourcelist.ResourceList, stack.Options, error) {
-	cfg := v1alpha1.ApplyStack{
-		TypeMeta: v1alpha1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.KindApplyStack},
-		Metadata: v1alpha1.ObjectMeta{Name: "kptkit-stack"},
-		Stack:    *f.stack, Secrets: f.secrets, DryRun: dryRun,
-	}
+// A flag's mistake is a usage error naming the flag.
+func (f *stackApplyFlags) options(dryRun bool) (stack.Options, error) {
+	cfg := v1alpha1.ApplyStack{Stack: *f.stack, Secrets: f.secrets, DryRun: dryRun}
 	if len(f.env.m) > 0 {
 		cfg.EnvRefs = map[string]decode.AnyScalar{}
 		for k, v := range f.env.m {
 			cfg.EnvRefs[k] = decode.AnyScalar(v)
 		}
 	}
-	b, err := yaml.Marshal(cfg)
-	if err != nil {
-		return nil, stack.Options{}, err
+	opts, errs := stack.NewOptions(cfg, functions.Env())
+	var (
+		msgs  []string
+		usage bool
+	)
+	for _, e := range errs {
+		name, _, _ := strings.Cut(e.Path, "[")
+		if flag, ok := applyStackFlags[name]; ok {
+			msgs, usage = append(msgs, flag+": "+e.Msg), true
+			continue
+		}
+		msgs = append(msgs, e.Error())
 	}
-	node, err := yaml.Parse(string(b))
-	if err != nil {
-		return nil, stack.Options{}, err
+	switch {
+	case len(msgs) == 0:
+		return opts, nil
+	case usage:
+		return opts, usageError{errors.New(strings.Join(msgs, "\n"))}
 	}
-	rl := p.list(node)
-	opts, rs := stack.OptionsFrom(krmfn.ConfigOf(rl), functions.Env())
-	return rl, opts, resultErrors(rs)
+	return opts, errors.New(strings.Join(msgs, "\n"))
 }
+
+// applyStackFlags name the flag that gives each field of the ApplyStack.
+var applyStackFlags = map[string]string{"stack": "--stack", "envRefs": "--env", "secrets": "--secret"}
 
 // load reads the package at root and its options (see options).
 func (f *stackApplyFlags) load(root string, dryRun bool) (*stackPkg, *resourcelist.ResourceList, stack.Options, error) {
-	p, err := stackLoad(root)
+	opts, err := f.options(dryRun)
 	if err != nil {
-		return nil, nil, stack.Options{}, err
+		return nil, nil, opts, err
 	}
-	rl, opts, err := f.options(p, dryRun)
-	return p, rl, opts, err
+	load := stackLoadToWrite
+	if dryRun {
+		load = stackLoad
+	}
+	p, err := load(root)
+	if err != nil {
+		return nil, nil, opts, err
+	}
+	return p, p.list(), opts, nil
 }
 
 // preview dry-runs the package at root; a refused apply is an error (its
@@ -206,6 +223,7 @@ func stackApply(c *call, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer p.close()
 	rs, err := stack.Apply(rl, opts)
 	if err != nil {
 		return err
@@ -279,6 +297,7 @@ func stackUninstall(c *call, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer p.close()
 	var remove []string
 	if *deleteFiles {
 		if remove, err = stack.OwnedFiles(rl, opts); err != nil {
@@ -302,35 +321,15 @@ func stackUninstall(c *call, args []string) error {
 // stderr, in the order they come (the changes in package order); with any
 // error it returns one (the command failed).
 func printResults(rs []result.Result, stdout, stderr io.Writer) error {
-	errs := 0
 	for _, r := range rs {
-		switch r.Severity {
-		case result.SeverityInfo:
+		if r.Severity == result.SeverityInfo {
 			fmt.Fprintln(stdout, r.Message)
-		default:
-			fmt.Fprintf(stderr, "%s: %s\n", r.Severity, r.Message)
-			if r.Severity == result.SeverityError {
-				errs++
-			}
+			continue
 		}
+		fmt.Fprintf(stderr, "%s: %s\n", r.Severity, r.Message)
 	}
-	if errs > 0 {
-		return fmt.Errorf("refused: %d error(s), nothing changed", errs)
+	if errs := result.List(rs).Errors(); len(errs) > 0 {
+		return fmt.Errorf("refused: %d error(s), nothing changed", len(errs))
 	}
 	return nil
-}
-
-// resultErrors returns the error results as one Go error (their messages,
-// a line each), nil when there are none.
-func resultErrors(rs []result.Result) error {
-	var msgs []string
-	for _, r := range rs {
-		if r.Severity == result.SeverityError {
-			msgs = append(msgs, r.Message)
-		}
-	}
-	if len(msgs) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(msgs, "\n"))
 }

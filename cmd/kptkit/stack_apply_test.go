@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,5 +213,54 @@ func TestStackApplyErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
 			}
 		})
+	}
+}
+
+// TestStackApplyFlagMistakes: the ApplyStack the flags make is checked as
+// apply-stack checks its functionConfig, each mistake naming its flag, all
+// at once (exit 2); nothing is written.
+func TestStackApplyFlagMistakes(t *testing.T) {
+	t.Parallel()
+	dir := refsPackage(t)
+	before := readFiles(t, dir)
+	_, stderr, code := runStackCmd(t, "apply", "--stack", "a b", "--secret", " ", "--env", " =x", dir)
+	want := `kptkit stack apply: --stack: stack name "a b" must not contain "/" or white space
+--env: an environment reference's key must not be empty
+--secret: a secret's key must not be empty
+Run 'kptkit stack apply --help' for usage.
+`
+	if code != 2 || stderr != want {
+		t.Errorf("exit %d, stderr (-want +got):\n%s", code, cmp.Diff(want, stderr))
+	}
+	if diff := cmp.Diff(before, readFiles(t, dir)); diff != "" {
+		t.Errorf("files changed (-before +after):\n%s", diff)
+	}
+}
+
+// TestStackUninstallAllOrNothing: uninstall --delete-files writes the
+// Stack and deletes the files in one write: when a step of it fails (a
+// full disk), every file is as it was.
+func TestStackUninstallAllOrNothing(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs kptkit as a process of its own")
+	}
+	dir := refsPackage(t)
+	env := []string{"SOURCE_DATE_EPOCH=1767261600"}
+	if out, err := helper(env, "stack", "apply", dir).CombinedOutput(); err != nil {
+		t.Fatalf("apply: %v\n%s", err, out)
+	}
+	applied := readFiles(t, dir)
+	cmd := helper(append(env, `KPTKIT_HELPER_FAIL=^label\.yaml$`), "stack", "uninstall", "--delete-files", dir)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	wantErr := "kptkit stack uninstall: cannot write " + dir + ": no space left on device\n"
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || stderr.String() != wantErr {
+		t.Errorf("uninstall: %v, stderr (-want +got):\n%s", err, cmp.Diff(wantErr, stderr.String()))
+	}
+	if diff := cmp.Diff(applied, readFiles(t, dir)); diff != "" {
+		t.Errorf("a failed uninstall changed files (-before +after):\n%s", diff)
 	}
 }

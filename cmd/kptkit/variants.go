@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,13 +8,10 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
-
-	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/kptkit/kptkit/functions"
 	"github.com/kptkit/kptkit/internal/fleetio"
@@ -24,17 +20,14 @@ import (
 	"github.com/kptkit/kptkit/internal/version"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
-func init() {
-	variantsGroup.register()
-}
-
-var variantsGroup = &group{
+var variantsCommand = &command{
 	name:    "variants",
 	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-	subs:    []sub{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
+	subs:    []*command{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
 }
 
 const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
@@ -73,10 +66,7 @@ func variantsRender(call *call, args []string) error {
 	if err := c.validate(); err != nil {
 		return usageError{err}
 	}
-	if code := c.run(call.stdout, call.stderr); code != 0 {
-		return exitCode(code)
-	}
-	return nil
+	return c.run(call.stdout, call.stderr)
 }
 
 // variantsCmd holds the flags of variants render.
@@ -131,36 +121,33 @@ func (c *variantsCmd) validate() error {
 	return err
 }
 
-func (c *variantsCmd) run(stdout, stderr io.Writer) int {
-	fail := func(err error) int {
-		fmt.Fprintf(stderr, "kptkit variants render: %v\n", err)
-		return 1
-	}
+// run renders the fleet: the report on stdout, warnings and failures on
+// stderr; a failed variant, a problem of the inputs or --check's changes
+// make it fail (exitCode 1), after the others are written.
+func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 	in, err := fleetio.ReadInput(c.variants, c.cluster)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	if sets := setNames(in); c.cluster == "" && len(sets) > 0 {
 		what := "PackageVariantSet " + sets[0] + " needs"
 		if len(sets) > 1 {
 			what = "PackageVariantSets " + strings.Join(sets[:len(sets)-1], ", ") + " and " + sets[len(sets)-1] + " need"
 		}
-		fmt.Fprintf(stderr, "kptkit variants render: %s --cluster: a set expands over the management cluster's "+
+		return usageErrorf("%s --cluster: a set expands over the management cluster's "+
 			"Repositories and objects, and without them it wants no variants (and its packages would be removed); "+
-			"give --cluster a file or folder of those objects (an empty one when the sets need none)\n"+
-			"Run 'kptkit variants render --help' for usage.\n", what)
-		return 2
+			"give --cluster a file or folder of those objects (an empty one when the sets need none)", what)
 	}
 	src := &upstream.Source{RepoMap: c.repoMap.m, FolderName: c.upstream}
 	if c.upstream != "" {
 		if src.Folder, err = fleetio.ReadUpstreams(c.upstream); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	readOnly := c.dryRun || c.check
 	out, err := pkgfs.Open(c.out, pkgfs.Options{ReadOnly: readOnly, Wait: c.wait})
 	if err != nil {
-		return fail(lockHint(err))
+		return lockHint(err)
 	}
 	defer out.Close()
 	for _, p := range out.Pending() {
@@ -185,8 +172,10 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(768 << 20)
 		limits, _ := c.limits.limits()
-		if opts.Render, err = newFleetRenderer(c.prefixes, c.execFor.m, limits); err != nil {
-			return fail(err)
+		opts.Render = fleetio.Renderer{
+			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
+			Env:     functions.Env(),
+			Watch:   watch(limits),
 		}
 	}
 	p := newProgress(stderr)
@@ -194,7 +183,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	report, err := fleet.Run(in, opts)
 	p.finish()
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	var statusErr error
 	if dry == nil {
@@ -206,62 +195,35 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) int {
 	}
 	switch {
 	case statusErr != nil:
-		return fail(statusErr)
+		return statusErr
 	case report.Failed():
-		return 1
+		return exitCode(1)
 	case c.check && report.Counts().Changed():
-		fmt.Fprintln(stderr, "kptkit variants render: --check: the output is not what the variants render to")
-		return 1
+		return errors.New("--check: the output is not what the variants render to")
 	}
-	return 0
+	return nil
 }
 
-// writeStatus writes the status stream, unless it holds that already.
+// writeStatus writes the status stream into the output, or to --status,
+// unless it holds that already.
 func (c *variantsCmd) writeStatus(out *pkgfs.Out, r *fleet.Report) error {
-	var b bytes.Buffer
-	if err := (kio.ByteWriter{Writer: &b}).Write(r.Status); err != nil {
+	b, err := kptpkg.Encode(r.Status)
+	if err != nil {
 		return err
 	}
 	if c.status == "" {
-		if _, err := out.WriteFile(statusFile, b.Bytes()); err != nil {
-			return fmt.Errorf("the status: %w", err)
-		}
-		return nil
+		_, err = out.WriteFile(statusFile, b)
+	} else {
+		_, err = pkgfs.WriteFile(c.status, b)
 	}
-	if old, err := os.ReadFile(c.status); err == nil && bytes.Equal(old, b.Bytes()) {
-		return nil
-	}
-	if err := writeFileAtomic(c.status, b.Bytes()); err != nil {
-		return fmt.Errorf("the status: cannot write %s: %w", c.status, err)
+	if err != nil {
+		return fmt.Errorf("the status: %w", err)
 	}
 	return nil
 }
 
 // statusFile is the status's place in the output, without --status.
 const statusFile = "variants.status.yaml"
-
-// writeFileAtomic replaces a file outside any folder kptkit locks: written
-// beside it under a name of its own first, then renamed in.
-func writeFileAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".kptkit-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
-}
 
 // lockHint adds what to do to an output another run holds.
 func lockHint(err error) error {
@@ -272,8 +234,9 @@ func lockHint(err error) error {
 	return err
 }
 
-// summarize prints what the run did: a line per variant, every failure
-// once, and the counts (or all of it as JSON).
+// summarize prints what the run did: a line per variant, every failure's
+// message once (on stderr, after the counts), and the counts unless the
+// inputs' errors left nothing to count (or all of it as JSON).
 func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON bool) {
 	n := r.Counts()
 	if asJSON {
@@ -289,7 +252,7 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 		fmt.Fprintln(stderr, res.String())
 	}
 	for _, v := range r.Variants {
-		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v)
+		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v.Summary())
 		for _, res := range v.Results {
 			if res.Severity == result.SeverityWarning {
 				fmt.Fprintf(stderr, "  warning: %s\n", res.Message)
@@ -306,17 +269,37 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stdout, "deleted %s (%s no longer wants it)\n", rm.Path, rm.Owner)
 		}
 	}
-	verb := "rendered into " + out
-	if !n.Changed() {
-		verb = "rendered into " + out + ": nothing changed"
+	if len(r.Variants) == 0 && len(r.Removed) == 0 && r.Results.HasError() {
+		return // the errors say why nothing was rendered
 	}
-	fmt.Fprintf(stdout, "%d variants %s: %d created, %d updated, %d unchanged, %d deleted, %d released, %d failed\n",
-		len(r.Variants), verb, n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
+	what := "variants rendered into " + out
+	if len(r.Variants) == 1 {
+		what = "variant rendered into " + out
+	}
+	if !n.Changed() {
+		what += ": nothing changed"
+	}
+	fmt.Fprintf(stdout, "%d %s: %d created, %d updated, %d unchanged, %d deleted, %d released, %d failed\n",
+		len(r.Variants), what, n.Created, n.Updated, n.Unchanged, n.Deleted, n.Released, n.Failed)
 	for _, v := range r.Variants {
 		if v.Outcome == fleet.Failed {
 			fmt.Fprintf(stderr, "failed: %s/%s (%s): %s\n", v.Namespace, v.Name, v.Where, v.Message)
 		}
 	}
+}
+
+// renderSalt is what of the runtime's set-up goes into every variant's
+// inputs digest: packages rendered with other images mapped are rendered
+// again.
+func renderSalt(on bool, prefixes []string, execFor map[string]string) string {
+	if !on || len(prefixes) == 0 && len(execFor) == 0 {
+		return ""
+	}
+	s := " prefixes=" + strings.Join(prefixes, ",")
+	for _, k := range slices.Sorted(maps.Keys(execFor)) {
+		s += " " + k + "=" + execFor[k]
+	}
+	return s
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -14,6 +14,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // The upstream package the fleet tests clone.
@@ -756,5 +760,44 @@ func TestVariantsExecStepSkipped(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "default/a: created edge01/app") ||
 		!strings.Contains(stderr, "  warning: ./touch-everything: exec: entries are not run by variants render (its packages come from elsewhere): skipped\n") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestStatusEncoding: the status stream, written by kptpkg.Encode, has
+// the bytes kio.ByteWriter gave it before: messages long, quoted, on
+// several lines or not ASCII, empty lists and maps.
+func TestStatusEncoding(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a long message with spaces ", 12)
+	var status []*yaml.RNode
+	for _, s := range []string{
+		"apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata:\n  name: web\nstatus:\n  conditions: []\n",
+		"apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: a\n  namespace: ns\nstatus:\n  conditions:\n  - type: Ready\n    status: \"False\"\n    reason: RenderFailed\n",
+	} {
+		n, err := yaml.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		status = append(status, n)
+	}
+	for _, msg := range []string{long, "it's \"quoted\": a: b", "two\nlines\n", "ünïcödé – ✓", "", "- looks like a list", "123", "true"} {
+		c, err := status[1].Pipe(yaml.Lookup("status", "conditions", "0"))
+		if err != nil || c == nil {
+			t.Fatal(err)
+		}
+		if err := c.PipeE(yaml.SetField("message", yaml.NewStringRNode(msg))); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := (kio.ByteWriter{Writer: &want}).Write(status); err != nil {
+			t.Fatal(err)
+		}
+		got, err := kptpkg.Encode(status)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want.String(), string(got)); d != "" {
+			t.Errorf("message %q (-ByteWriter +Encode):\n%s", msg, d)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,8 +21,8 @@ import (
 
 // Container runs images in a container engine (docker, or podman or
 // nerdctl as $KPT_FN_RUNTIME says), as kpt does — no network, no mounts,
-// as nobody — when the engine answers; otherwise it fails naming the image
-// and the ways out.
+// as nobody — when the engine answers; otherwise it fails saying why and
+// the ways out (the step's failure names the image).
 type Container struct {
 	// Env is the environment of the engine's client (and where
 	// KPT_FN_RUNTIME is read).
@@ -47,8 +48,9 @@ func (c *Container) Runner(fn render.Function) (render.Runner, error) {
 	}
 	c.once.Do(c.probe)
 	if c.engine != nil {
-		return nil, fmt.Errorf("%s needs a container engine, and %v; ways out: --exec-for %s=PATH runs a binary of the function instead, or start docker or podman (KPT_FN_RUNTIME=podman)",
-			image, c.engine, render.ParseImage(image).Repository)
+		// The step's failure names the image: this does not again.
+		return nil, fmt.Errorf("it needs a container engine: %v; start docker or podman (KPT_FN_RUNTIME=podman), "+
+			"or give --exec-for IMAGE=PATH to run a binary of the function instead", c.engine)
 	}
 	limits := c.Limits
 	limits.Memory = 0
@@ -122,7 +124,7 @@ func (c *Container) probe() {
 		if i := strings.IndexByte(msg, '\n'); i > 0 {
 			msg = msg[:i]
 		}
-		c.engine = fmt.Errorf("%s does not answer (%s)", c.bin, msg)
+		c.engine = fmt.Errorf("%s does not answer (%s)", filepath.Base(c.bin), msg)
 	}
 }
 

@@ -225,18 +225,28 @@ func TestProcess(t *testing.T) {
 func TestContainerWithoutEngine(t *testing.T) {
 	t.Parallel()
 	fn := render.Function{Image: "ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0"}
+	silent := t.TempDir() // a docker whose daemon does not answer
+	script := "#!/bin/sh\necho 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(silent, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		env  []string
 		want string
 	}{
+		{[]string{"PATH=" + silent},
+			"it needs a container engine: docker does not answer (Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?); " +
+				"start docker or podman (KPT_FN_RUNTIME=podman), or give --exec-for IMAGE=PATH to run a binary of the function instead"},
 		{[]string{"PATH=" + t.TempDir()},
-			"ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0 needs a container engine, and docker is not installed; " +
-				"ways out: --exec-for ghcr.io/kptdev/krm-functions-catalog/set-labels=PATH runs a binary of the function instead, or start docker or podman (KPT_FN_RUNTIME=podman)"},
-		{[]string{"KPT_FN_RUNTIME=rkt"}, "unsupported runtime"},
+			"it needs a container engine: docker is not installed; start docker or podman (KPT_FN_RUNTIME=podman), " +
+				"or give --exec-for IMAGE=PATH to run a binary of the function instead"},
+		{[]string{"KPT_FN_RUNTIME=rkt"},
+			`it needs a container engine: unsupported runtime: "rkt" the runtime must be either docker or podman; start docker or podman (KPT_FN_RUNTIME=podman), ` +
+				"or give --exec-for IMAGE=PATH to run a binary of the function instead"},
 	}
 	for _, tt := range tests {
 		_, err := (&Container{Env: tt.env}).Runner(fn)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
+		if err == nil || err.Error() != tt.want {
 			t.Errorf("env %q: got %v, want %q", tt.env, err, tt.want)
 		}
 	}

@@ -116,12 +116,16 @@ func readHolder(dir string) string {
 }
 
 // Unlock removes the holder file (and the reserved folder, when that
-// leaves it empty) and releases the lock.
+// leaves it empty) and releases the lock. It unlocks before it closes: a
+// child process forked meanwhile holds a copy of the descriptor until it
+// executes its program, and with it the lock, which the close alone would
+// leave held for that while.
 func (l *Lock) Unlock() error {
 	if l.holder != "" {
 		_ = os.Remove(l.holder)
 		_ = syscall.Rmdir(filepath.Dir(l.holder))
 	}
+	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	return l.f.Close()
 }
 

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -149,4 +151,44 @@ func TestLockInProcess(t *testing.T) {
 		t.Fatalf("waiting: %v", err)
 	}
 	second.Close()
+}
+
+// TestUnlockReleasesInheritedCopies: a copy of the lock's descriptor (as
+// a child forked while the lock is held has, until it executes its
+// program) does not keep the lock once it is released.
+func TestUnlockReleasesInheritedCopies(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	l, err := pkgfs.LockDir(dir, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		l.Unlock()
+		t.Skip("no /proc/self/fd")
+	}
+	copied := -1
+	for _, e := range fds {
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && target == dir {
+			fd, _ := strconv.Atoi(e.Name())
+			if copied, err = syscall.Dup(fd); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if copied < 0 {
+		l.Unlock()
+		t.Fatalf("no descriptor of %s", dir)
+	}
+	defer syscall.Close(copied)
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := pkgfs.LockDir(dir, true, 0)
+	if err != nil {
+		t.Fatalf("after Unlock, with a copy of its descriptor open: %v", err)
+	}
+	again.Unlock()
 }

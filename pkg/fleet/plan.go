@@ -127,13 +127,17 @@ func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl 
 	_ = cfg.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, where))
 	items := append(slices.Clone(cl.objects), existing...)
 	rl := kptpkg.ResourceList(items, nil, cfg)
+	// fan-out-variants names the set as its functionConfig; here it is a
+	// document of the user's variants file.
 	prefix := fmt.Sprintf("functionConfig %s/%s (%s): ", h.Kind, h.Name, where)
+	named := fmt.Sprintf("%s: %s/%s: ", where, h.Kind, h.Name)
 	s, rs := fanout.SetFrom(krmfn.ConfigOf(rl), rl)
 	if s != nil {
 		rs = append(rs, fanout.Expand(rl, s, celexpr.DefaultCostLimit)...)
 	}
 	for _, r := range rs {
 		msg := strings.TrimPrefix(r.Message, prefix)
+		r.Message = named + msg
 		switch {
 		case r.Severity == result.SeverityInfo:
 			continue

@@ -48,8 +48,18 @@ type Variant struct {
 // Path is the downstream package's folder in the output.
 func (v *Variant) Path() string { return v.Repo + "/" + v.Package }
 
-// String summarises the variant for people.
+// String summarises the variant for people: its Summary, and a failure's
+// message.
 func (v *Variant) String() string {
+	if v.Outcome == Failed {
+		return v.Summary() + ": " + v.Message
+	}
+	return v.Summary()
+}
+
+// Summary says what became of the variant's package, and from where:
+// `created edge01/web from catalog/app@v1`, without a failure's message.
+func (v *Variant) Summary() string {
 	where := v.Path()
 	if v.Repo == "" || v.Package == "" {
 		where = "(no downstream)"
@@ -60,9 +70,6 @@ func (v *Variant) String() string {
 	}
 	if v.Skipped {
 		s += " (up to date)"
-	}
-	if v.Outcome == Failed {
-		s += ": " + v.Message
 	}
 	return s
 }

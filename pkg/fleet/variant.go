@@ -347,7 +347,7 @@ type failure struct{ reason, message string }
 func (r *runner) make(j *job, b *base) (kptpkg.Files, []result.Result, *failure) {
 	items, rs := r.mutate(j, b.items)
 	if result.List(rs).HasError() {
-		return nil, rs, &failure{ReasonError, errorMessages(rs)}
+		return nil, rs, &failure{ReasonError, strings.Join(result.List(rs).Errors().Messages(), "; ")}
 	}
 	if r.opts.Render == nil {
 		files, err := kptpkg.Sink(items, b.before, b.files)
@@ -423,14 +423,4 @@ func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
 		}
 	}
 	return nil
-}
-
-func errorMessages(rs []result.Result) string {
-	var msgs []string
-	for _, r := range rs {
-		if r.Severity == result.SeverityError {
-			msgs = append(msgs, r.Message)
-		}
-	}
-	return strings.Join(msgs, "; ")
 }

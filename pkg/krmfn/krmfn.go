@@ -144,10 +144,8 @@ func BigInputLimit(n int) int64 { return int64(n)*5/2 + 32<<20 }
 // line for each error.
 func Stderr(f Function, results result.List) string {
 	var b strings.Builder
-	for _, r := range results {
-		if r.Severity == result.SeverityError {
-			fmt.Fprintf(&b, "%s: %s\n", f.Name, r.String())
-		}
+	for _, r := range results.Errors() {
+		fmt.Fprintf(&b, "%s: %s\n", f.Name, r.String())
 	}
 	return b.String()
 }

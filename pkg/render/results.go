@@ -54,16 +54,61 @@ func (l ResultList) Encode() ([]byte, error) {
 // Errors returns the messages of the step's error results, or its stderr
 // when it gave none: the function's own words for what went wrong.
 func (s StepResult) Errors() string {
-	var msgs []string
-	for _, r := range s.Results {
-		if r != nil && r.Severity == framework.Error {
-			msgs = append(msgs, r.Message)
-		}
-	}
-	if len(msgs) > 0 {
+	if msgs := s.List().Errors().Messages(); len(msgs) > 0 {
 		return strings.Join(msgs, "; ")
 	}
 	return strings.TrimSpace(s.Stderr)
+}
+
+// Function names the step's function: its image, or its exec.
+func (s StepResult) Function() string {
+	if s.Image != "" {
+		return s.Image
+	}
+	return s.Exec
+}
+
+// List returns the step's results as kptkit's results, as the function
+// gave them: a result without a severity is an info (the KRM Functions
+// Specification's default).
+func (s StepResult) List() result.List {
+	return s.list("")
+}
+
+// List returns every step's results as kptkit's results, in the order
+// the steps ran, each message led by its step's function
+// ("<image>: <message>").
+func (l ResultList) List() result.List {
+	var out result.List
+	for _, step := range l.Items {
+		out = append(out, step.list(step.Function()+": ")...)
+	}
+	return out
+}
+
+// list converts the step's results, each message led by prefix.
+func (s StepResult) list(prefix string) result.List {
+	var out result.List
+	for _, fr := range s.Results {
+		if fr == nil {
+			continue
+		}
+		r := result.Result{Severity: result.Severity(fr.Severity), Message: prefix + fr.Message}
+		if fr.Severity == "" {
+			r.Severity = result.SeverityInfo
+		}
+		if ref := fr.ResourceRef; ref != nil {
+			r = r.WithRef(result.ResourceRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name, Namespace: ref.Namespace})
+		}
+		if fr.Field != nil {
+			r = r.WithField(fr.Field.Path)
+		}
+		if fr.File != nil {
+			r = r.WithFile(fr.File.Path, fr.File.Index)
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // frameworkResults converts kptkit's results into the results a kpt

@@ -133,6 +133,27 @@ func (l List) HasError() bool {
 	return false
 }
 
+// Errors returns the list's error results, in the list's order.
+func (l List) Errors() List {
+	var out List
+	for _, r := range l {
+		if r.Severity == SeverityError {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Messages returns the results' messages, in the list's order; each
+// caller joins them in its own way.
+func (l List) Messages() []string {
+	out := make([]string, 0, len(l))
+	for _, r := range l {
+		out = append(out, r.Message)
+	}
+	return out
+}
+
 // MaxResults caps how many results a function reports; the rest are summed
 // up in one last result.
 const MaxResults = 1000

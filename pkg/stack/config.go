@@ -36,26 +36,38 @@ type Options struct {
 }
 
 // OptionsFrom reads the options from the functionConfig (nil: none) and the
-// environment: the clock is ApplyStack.now, else SOURCE_DATE_EPOCH, else
-// env.Now. Problems come back as results, all of them.
+// environment (see NewOptions). Problems come back as results, all of
+// them, each naming the functionConfig and its field.
 func OptionsFrom(c *krmfn.Config, env krmfn.Env) (Options, []result.Result) {
 	var (
-		opts Options
-		cfg  v1alpha1.ApplyStack
-		rs   []result.Result
+		cfg v1alpha1.ApplyStack
+		rs  []result.Result
 	)
 	if c != nil {
 		if _, ok, bad := c.Match(KindApplyStack); !ok {
-			return opts, []result.Result{bad}
+			return Options{}, []result.Result{bad}
 		}
 		rs = c.Decode(&cfg, decode.Options{KnownFields: true})
-		cfg.Default()
-		for _, err := range cfg.Validate() {
-			rs = append(rs, c.Errorf(err.Path, "%s: %s", c, err))
-		}
 	}
-	opts.Stack = cfg.Stack
-	opts.Secrets, opts.DryRun = cfg.Secrets, cfg.DryRun
+	opts, errs := NewOptions(cfg, env)
+	for _, err := range errs {
+		if c == nil || err.Path == "" {
+			rs = append(rs, result.Errorf("%s", err))
+			continue
+		}
+		rs = append(rs, c.Errorf(err.Path, "%s: %s", c, err))
+	}
+	return opts, rs
+}
+
+// NewOptions returns the options an ApplyStack asks for, with the clock
+// of the environment: ApplyStack.now, else SOURCE_DATE_EPOCH, else
+// env.Now. Its mistakes come back all at once, each naming the
+// ApplyStack's field (a clock that cannot be read names none).
+func NewOptions(cfg v1alpha1.ApplyStack, env krmfn.Env) (Options, []decode.Error) {
+	cfg.Default()
+	errs := cfg.Validate()
+	opts := Options{Stack: cfg.Stack, Secrets: cfg.Secrets, DryRun: cfg.DryRun}
 	if len(cfg.EnvRefs) > 0 {
 		opts.Env = make(pkger.Env, len(cfg.EnvRefs))
 		for k, v := range cfg.EnvRefs {
@@ -64,10 +76,10 @@ func OptionsFrom(c *krmfn.Config, env krmfn.Env) (Options, []result.Result) {
 	}
 	now, err := clock(string(cfg.Now), env)
 	if err != nil {
-		rs = append(rs, result.Errorf("%s", err))
+		errs = append(errs, decode.Error{Msg: err.Error()})
 	}
 	opts.Now = now
-	return opts, rs
+	return opts, errs
 }
 
 // clock returns the time to record.

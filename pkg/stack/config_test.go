@@ -6,10 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/krmtest"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/stack"
+	"github.com/kptkit/kptkit/pkg/stack/pkger"
 )
 
 func TestOptionsFrom(t *testing.T) {
@@ -59,6 +62,42 @@ func TestOptionsFrom(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.errs, errs); diff != "" {
 				t.Errorf("results (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNewOptions: an ApplyStack made in Go gives the options OptionsFrom
+// gives for its YAML, and its mistakes name their fields.
+func TestNewOptions(t *testing.T) {
+	t.Parallel()
+	wall := time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		cfg  v1alpha1.ApplyStack
+		env  krmfn.Env
+		want stack.Options
+		errs []decode.Error
+	}{
+		{"every field", v1alpha1.ApplyStack{Stack: "prod", EnvRefs: map[string]decode.AnyScalar{"bucket": "b"}, Secrets: []string{"token"}, DryRun: true},
+			krmtest.Env(wall, nil), stack.Options{Stack: "prod", Now: wall, Env: pkger.Env{"bucket": "b"}, Secrets: []string{"token"}, DryRun: true}, nil},
+		{"every mistake at once", v1alpha1.ApplyStack{Stack: "a/b", EnvRefs: map[string]decode.AnyScalar{" ": "x"}, Secrets: []string{"ok", ""}},
+			krmtest.Env(wall, map[string]string{"SOURCE_DATE_EPOCH": "soon"}), stack.Options{Stack: "a/b", Env: pkger.Env{" ": "x"}, Secrets: []string{"ok", ""}},
+			[]decode.Error{
+				{Path: "stack", Msg: `stack name "a/b" must not contain "/" or white space`},
+				{Path: "envRefs", Msg: "an environment reference's key must not be empty"},
+				{Path: "secrets[1]", Msg: "a secret's key must not be empty"},
+				{Msg: `SOURCE_DATE_EPOCH="soon" is not a number of seconds since 1970-01-01 (UTC) up to year 9999`},
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, errs := stack.NewOptions(tc.cfg, tc.env)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.errs, errs); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -237,8 +237,8 @@ func report(changes []Change, t *target) []result.Result {
 // kept.
 func OwnedFiles(rl *resourcelist.ResourceList, opts Options) ([]string, error) {
 	t, rs := findTarget(rl, opts.Stack)
-	if err := firstError(rs); err != nil {
-		return nil, err
+	if errs := result.List(rs).Errors(); len(errs) > 0 {
+		return nil, errs[0]
 	}
 	recorded := make(map[string]bool, len(t.record.Status.Resources))
 	for _, e := range t.record.Status.Resources {
@@ -266,14 +266,4 @@ func OwnedFiles(rl *resourcelist.ResourceList, opts Options) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-// firstError returns the first error result as a Go error, or nil.
-func firstError(rs []result.Result) error {
-	for _, r := range rs {
-		if r.Severity == result.SeverityError {
-			return r
-		}
-	}
-	return nil
 }
