@@ -12,8 +12,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -63,7 +64,7 @@ func seal(files kptpkg.Files, pristine bool) string {
 	field(h, strconv.FormatBool(pristine))
 	for _, p := range files.Paths() {
 		b := files[p]
-		if p == kptfile.FileName {
+		if p == kptapi.FileName {
 			b = sealPattern.ReplaceAll(b, []byte("${1}"+unsealed))
 		}
 		field(h, p)
@@ -88,17 +89,17 @@ var sealPattern = regexp.MustCompile(`(` + regexp.QuoteMeta(v1alpha1.AnnotationR
 // on the lines after the owner's (which the variant always writes), else
 // through an edit of the Kptfile.
 func sealFiles(files kptpkg.Files, inputs string, pristine bool) (kptpkg.Files, error) {
-	kf := files[kptfile.FileName]
+	kf := files[kptapi.FileName]
 	if m := ownerLine.FindSubmatchIndex(kf); m != nil && !sealPattern.Match(kf) && !inputsLine.Match(kf) {
 		indent := string(kf[m[2]:m[3]])
 		lines := indent + v1alpha1.AnnotationInputs + ": sha256:" + inputs + "\n" +
 			indent + v1alpha1.AnnotationRendered + ": " + unsealed + "\n"
 		sealed := slices.Concat(kf[:m[1]], []byte(lines), kf[m[1]:])
 		files = files.Clone()
-		files[kptfile.FileName] = sealed
+		files[kptapi.FileName] = sealed
 	} else {
 		var err error
-		files, err = editKptfile(files, func(kf *yaml.RNode) error {
+		files, err = kptfile.Edit(files, func(kf *yaml.RNode) error {
 			if err := annotate(kf, v1alpha1.AnnotationInputs, "sha256:"+inputs); err != nil {
 				return err
 			}
@@ -109,7 +110,7 @@ func sealFiles(files kptpkg.Files, inputs string, pristine bool) (kptpkg.Files, 
 		}
 	}
 	s := seal(files, pristine)
-	files[kptfile.FileName] = sealPattern.ReplaceAll(files[kptfile.FileName], []byte("${1}"+s))
+	files[kptapi.FileName] = sealPattern.ReplaceAll(files[kptapi.FileName], []byte("${1}"+s))
 	return files, nil
 }
 
