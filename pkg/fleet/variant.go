@@ -314,7 +314,7 @@ func replaceFile(items []*yaml.RNode, file string, with []*yaml.RNode) []*yaml.R
 	out := make([]*yaml.RNode, 0, len(items))
 	done := false
 	for _, n := range items {
-		if p, _ := pathOf(n); p == file {
+		if p, _ := kptpkg.FileAnnotations(n); p == file {
 			if !done {
 				out = append(out, with...)
 				done = true
@@ -327,15 +327,6 @@ func replaceFile(items []*yaml.RNode, file string, with []*yaml.RNode) []*yaml.R
 		out = append(out, with...)
 	}
 	return out
-}
-
-func pathOf(n *yaml.RNode) (string, bool) {
-	a := n.GetAnnotations(kptapi.AnnotationInternalPath, kptapi.AnnotationPath)
-	if p := a[kptapi.AnnotationInternalPath]; p != "" {
-		return p, true
-	}
-	p, ok := a[kptapi.AnnotationPath]
-	return p, ok
 }
 
 // failure is why a variant's package could not be made: its Ready
