@@ -6,8 +6,6 @@
 package upstream
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
@@ -150,11 +148,9 @@ func (s *Source) fromFolder(want fleet.Want) (fleet.Upstream, error) {
 	return fleet.Upstream{}, fmt.Errorf("%s: the cluster has no git Repository %q and %s", notFound(want), want.Repo, where)
 }
 
+// digest is a folder package's part of its key: its files' paths and bytes.
 func digest(files kptpkg.Files) string {
-	h := sha256.New()
-	for _, p := range files.Paths() {
-		fmt.Fprintf(h, "%d:%s%d:", len(p), p, len(files[p]))
-		h.Write(files[p])
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	d := kptpkg.NewDigest(kptpkg.LengthFraming)
+	d.Files(files, files.Paths())
+	return d.Hex()
 }

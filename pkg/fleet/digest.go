@@ -1,10 +1,6 @@
 package fleet
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"hash"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,21 +18,21 @@ import (
 // upstream revision's content, the variant as given (or as its set made
 // it), and the cluster objects its injectors name.
 func (r *runner) inputs(j *job, up Upstream) string {
-	h := sha256.New()
-	field(h, r.opts.Salt)
-	field(h, strconv.FormatBool(r.opts.Render != nil))
-	field(h, up.Key)
-	field(h, j.key())
+	d := kptpkg.NewDigest(kptpkg.LineFraming)
+	d.Field(r.opts.Salt)
+	d.Field(strconv.FormatBool(r.opts.Render != nil))
+	d.Field(up.Key)
+	d.Field(j.key())
 	if j.set != nil {
-		field(h, j.set.key())
+		d.Field(j.set.key())
 	}
-	field(h, j.spec)
+	d.Field(j.spec)
 	for _, inj := range j.pv.Spec.Injectors {
 		for _, o := range r.cluster.byName[keyOf(j.pv.Metadata.Namespace, inj.Name)] {
-			field(h, o.MustString())
+			d.Field(o.MustString())
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Hex()
 }
 
 func encode(f *yaml.MapNode) string {
@@ -47,12 +43,6 @@ func encode(f *yaml.MapNode) string {
 	return s
 }
 
-// field writes a length-prefixed field, so that fields cannot run into
-// each other.
-func field(h hash.Hash, s string) {
-	fmt.Fprintf(h, "%d:%s\n", len(s), s)
-}
-
 // seal is the value of a package's rendered annotation: a digest of the
 // package's files as written, its Kptfile with the seal's own value zeroed
 // (the inputs annotation is among what it covers), and of whether the
@@ -60,17 +50,14 @@ func field(h hash.Hash, s string) {
 // edits by hand merged in. A package whose files changed since has another
 // seal. Checking a seal reads the files, parsing nothing.
 func seal(files kptpkg.Files, pristine bool) string {
-	h := sha256.New()
-	field(h, strconv.FormatBool(pristine))
-	for _, p := range files.Paths() {
-		b := files[p]
-		if p == kptapi.FileName {
-			b = sealPattern.ReplaceAll(b, []byte("${1}"+unsealed))
-		}
-		field(h, p)
-		field(h, string(b))
+	d := kptpkg.NewDigest(kptpkg.LineFraming)
+	d.Field(strconv.FormatBool(pristine))
+	if kf, ok := files[kptapi.FileName]; ok {
+		files = files.Clone()
+		files[kptapi.FileName] = sealPattern.ReplaceAll(kf, []byte("${1}"+unsealed))
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	d.Files(files, files.Paths())
+	return "sha256:" + d.Hex()
 }
 
 // sealed says whether a package is pristine: as kptkit made it of its
