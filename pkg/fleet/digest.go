@@ -9,14 +9,16 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // inputs digests what a variant's package is rendered from: the tool, the
 // upstream revision's content, the variant as given (or as its set made
-// it), and the cluster objects its injectors name.
+// it) and understood, and the cluster objects its injectors name.
 func (r *runner) inputs(j *job, up Upstream) string {
 	d := kptpkg.NewDigest(kptpkg.LineFraming)
 	d.Field(r.opts.Salt)
@@ -35,12 +37,44 @@ func (r *runner) inputs(j *job, up Upstream) string {
 	return d.Hex()
 }
 
-func encode(f *yaml.MapNode) string {
-	if f == nil {
-		return ""
+// understood writes a variant's spec as kptkit understands it, for the
+// inputs digest: decoded (fields Porch ignores left out), its revision as
+// a number (`v1` and `1` name one revision), its fields in one order and
+// style, maps by key, its pipeline's functions without comments or
+// quoting. A spec written otherwise that means the same renders nothing
+// again, and --check finds no change.
+func understood(spec porch.PackageVariantSpec, rev int) string {
+	if up := spec.Upstream; up != nil && rev > 0 {
+		c := *up
+		c.Revision = decode.AnyScalar(strconv.Itoa(rev))
+		spec.Upstream = &c
 	}
-	s, _ := f.Value.String()
-	return s
+	if pl := spec.Pipeline; pl != nil {
+		spec.Pipeline = &kptapi.Pipeline{Mutators: plain(pl.Mutators), Validators: plain(pl.Validators)}
+	}
+	b, err := yaml.Marshal(spec)
+	if err != nil {
+		return err.Error() // cannot happen: the spec was decoded from YAML
+	}
+	return string(b)
+}
+
+// plain returns function entries as values: without comments, quoting or
+// styles. An entry that does not decode (too many aliases) stays as it is.
+func plain(fns []*yaml.Node) []*yaml.Node {
+	out := make([]*yaml.Node, len(fns))
+	for i, fn := range fns {
+		out[i] = fn
+		var v any
+		if fn.Decode(&v) != nil {
+			continue
+		}
+		var n yaml.Node
+		if n.Encode(v) == nil {
+			out[i] = &n
+		}
+	}
+	return out
 }
 
 // seal is the value of a package's rendered annotation: a digest of the
