@@ -194,20 +194,21 @@ func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 		return nil, err
 	}
 	files := kptpkg.Files{}
-	if err := g.walk(tree, dir, "", 0, files); err != nil {
+	if err := g.walk(tree, dir, "", files); err != nil {
 		return nil, fmt.Errorf("reading %q at commit %s of %s: %w", dir, short(commit), g.URL, err)
 	}
 	return files, nil
 }
 
-// maxDepth bounds the folders a tree nests (go-git's own bound).
-const maxDepth = 1024
-
 // walk adds the files of tree, the folder dir/rel of the repository, to
-// files (paths relative to dir). The caller holds g.mu.
-func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.Files) error {
-	if depth > maxDepth {
-		return fmt.Errorf("folder %q: folders nest deeper than %d", join(dir, rel), maxDepth)
+// files (paths relative to dir). A folder nested deeper below dir than
+// kptkit reads a package is refused before it is read (kptpkg.CheckDepth,
+// in kptpkg.Walk's words). The caller holds g.mu.
+func (g *Repo) walk(tree *object.Tree, dir, rel string, files kptpkg.Files) error {
+	if rel != "" {
+		if err := kptpkg.CheckDepth(rel + "/"); err != nil {
+			return err
+		}
 	}
 	names := make(map[string]bool, len(tree.Entries))
 	for _, e := range tree.Entries {
@@ -222,7 +223,7 @@ func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.
 			if sub, err = g.r.TreeObject(e.Hash); err != nil {
 				err = fmt.Errorf("folder %q: %w", join(dir, p), err)
 			} else {
-				err = g.walk(sub, dir, p, depth+1, files)
+				err = g.walk(sub, dir, p, files)
 			}
 		case filemode.Regular:
 			files[p], err = g.readBlob(e.Hash)
