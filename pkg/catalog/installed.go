@@ -47,7 +47,7 @@ func Installed(d Deployment, sources []Source, tags Tags) ([]v1alpha1.InstalledP
 	)
 	for _, dir := range d.Files.Packages() {
 		file := joinPath(dir, kptapi.FileName)
-		up, err := lineageOf(file, d.Files[file])
+		up, err := upstreamOf(file, d.Files[file])
 		if err != nil {
 			rs = append(rs, result.Warningf("%s: %s: cannot read its upstream: %v", d.Name, file, err).WithFile(file, 0))
 			continue
@@ -83,9 +83,9 @@ func Installed(d Deployment, sources []Source, tags Tags) ([]v1alpha1.InstalledP
 	return out, rs
 }
 
-// lineageOf reads what the Kptfile at file says its package was cloned
+// upstreamOf reads what the Kptfile at file says its package was cloned
 // from, whatever the Kptfile's type.
-func lineageOf(file string, b []byte) (kptfile.Lineage, error) {
+func upstreamOf(file string, b []byte) (kptfile.Lineage, error) {
 	kf, err := kptfile.Parse(file, b)
 	if err != nil {
 		return kptfile.Lineage{}, err

@@ -154,7 +154,7 @@ var clearedAnnotations = append([]string{kioutil.IndexAnnotation, kioutil.Legacy
 // list, or for a single item of a JSON file.
 func emitFile(items []*yaml.RNode) ([]byte, bool) {
 	if len(items) == 1 {
-		if p, _, _ := kioutil.GetFileAnnotations(items[0]); p != "" {
+		if p, _ := FileAnnotations(items[0]); p != "" {
 			for _, glob := range kio.JSONMatch {
 				if ok, _ := path.Match(glob, path.Base(p)); ok {
 					return nil, false

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -100,6 +101,6 @@ func refString(r result.ResourceRef) string {
 
 // pathOf returns the file an item was read from.
 func pathOf(n *yaml.RNode) string {
-	p, _, _ := kioutil.GetFileAnnotations(n)
+	p, _ := kptpkg.FileAnnotations(n)
 	return p
 }

@@ -284,7 +284,7 @@ func insidePackage(p string) error {
 func withIndexes(items []*yaml.RNode) []*yaml.RNode {
 	out := items
 	for i, n := range items {
-		if _, idx, _ := kioutil.GetFileAnnotations(n); idx == "" {
+		if _, idx := kptpkg.FileAnnotations(n); idx == "" {
 			if len(out) > 0 && &out[0] == &items[0] {
 				out = slices.Clone(items)
 			}
@@ -299,7 +299,7 @@ func withIndexes(items []*yaml.RNode) []*yaml.RNode {
 
 func describe(n *yaml.RNode) string {
 	s := n.GetKind() + "/" + n.GetName()
-	if p, _, _ := kioutil.GetFileAnnotations(n); p != "" {
+	if p := filePath(n); p != "" {
 		s += " (" + p + ")"
 	}
 	return s
