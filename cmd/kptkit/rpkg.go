@@ -38,6 +38,8 @@ server: drafts on drafts/<dir>/<package>/<workspace> branches, proposals on
 proposed/..., published revisions as tags <dir>/<package>/v<N> and commits on
 the Repository's branch, deletion proposals on deletionProposed/... branches.
 A Porch server registered on the same repository lists the same revisions.
+A relative spec.git.repo is a path from the folder of the file the Repository
+is written in (--cluster's), not from the working folder.
 
 Refs move only in git's own transactions, each checked against the value
 read, all of a verb's refs together or none; a published tag never moves;
@@ -140,7 +142,7 @@ func (e *rpkgEnv) git(repo pkgrev.Repository) (*gitrepo.Repo, error) {
 	if g := e.open[repo.Name]; g != nil {
 		return g, nil
 	}
-	local, err := gitrepo.Local(repo.URL, e.repoMap)
+	local, err := gitrepo.LocalFor(repo.URL, repo.File, e.repoMap)
 	if err != nil {
 		return nil, err
 	}

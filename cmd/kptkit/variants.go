@@ -41,8 +41,11 @@ points filled from the cluster's objects, and rendered.
 Upstreams come from the cluster's Repository objects (git: a local path or
 file:// URL; remote URLs through --repo-map), or, for repositories the cluster
 does not describe, from --upstream: a folder of packages named by their path
-below it. PackageVariantSets need --cluster: the Repositories and objects
-they expand over.
+below it. A relative spec.git.repo is a path from the folder of the file the
+Repository is written in, not from the working folder; the packages' Kptfiles
+record it as written, so that the output is the same wherever it is rendered.
+PackageVariantSets need --cluster: the Repositories and objects they expand
+over.
 
 Only packages a variant owns (kptkit.dev/owner on their Kptfile, at the
 path kptkit.dev/downstream names) are ever written or removed, each all or

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -38,12 +39,8 @@ type Repo struct {
 // file:// URL, or (through mapped, URL → local path) a remote URL. A remote
 // URL that is not mapped is an error saying how to map it.
 func Local(u string, mapped map[string]string) (string, error) {
-	// A URL and its form with or without .git name one repository.
-	bare := strings.TrimSuffix(u, ".git")
-	for k, p := range mapped {
-		if strings.TrimSuffix(k, ".git") == bare {
-			return p, nil
-		}
+	if p, ok := mappedTo(u, mapped); ok {
+		return p, nil
 	}
 	switch {
 	case strings.HasPrefix(u, "file://"):
@@ -56,6 +53,35 @@ func Local(u string, mapped map[string]string) (string, error) {
 		return "", fmt.Errorf("git repository %q is not local: kptkit reads no network; map it to a local clone with --repo-map %s=PATH", u, u)
 	}
 	return u, nil
+}
+
+// LocalFor is Local for a repository a file names (a Repository object's
+// spec.git.repo): a relative path is a path from the folder of that file,
+// not from the working folder, so that the file means the same repository
+// from wherever it is read. The repository stays named as written
+// wherever it is recorded (a Kptfile's upstream, an upstream's key), so
+// that what kptkit writes is the same on every machine. A file of "" (not
+// known) reads it from the working folder, as Local does.
+func LocalFor(u, file string, mapped map[string]string) (string, error) {
+	local, err := Local(u, mapped)
+	_, isMapped := mappedTo(u, mapped)
+	if err != nil || isMapped || local != u || file == "" || filepath.IsAbs(local) {
+		return local, err // a mapped, file:// or absolute repository, or no file to read from
+	}
+	return filepath.Join(filepath.Dir(file), filepath.FromSlash(local)), nil
+}
+
+// mappedTo returns the local path mapped (URL → local path) gives the
+// repository u: a URL and its form with or without .git name one
+// repository.
+func mappedTo(u string, mapped map[string]string) (string, bool) {
+	bare := strings.TrimSuffix(u, ".git")
+	for k, p := range mapped {
+		if strings.TrimSuffix(k, ".git") == bare {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // Open opens the repository at path (a working copy or a bare repository).
@@ -168,20 +194,21 @@ func (g *Repo) Files(commit, dir string) (kptpkg.Files, error) {
 		return nil, err
 	}
 	files := kptpkg.Files{}
-	if err := g.walk(tree, dir, "", 0, files); err != nil {
+	if err := g.walk(tree, dir, "", files); err != nil {
 		return nil, fmt.Errorf("reading %q at commit %s of %s: %w", dir, short(commit), g.URL, err)
 	}
 	return files, nil
 }
 
-// maxDepth bounds the folders a tree nests (go-git's own bound).
-const maxDepth = 1024
-
 // walk adds the files of tree, the folder dir/rel of the repository, to
-// files (paths relative to dir). The caller holds g.mu.
-func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.Files) error {
-	if depth > maxDepth {
-		return fmt.Errorf("folder %q: folders nest deeper than %d", join(dir, rel), maxDepth)
+// files (paths relative to dir). A folder nested deeper below dir than
+// kptkit reads a package is refused before it is read (kptpkg.CheckDepth,
+// in kptpkg.Walk's words). The caller holds g.mu.
+func (g *Repo) walk(tree *object.Tree, dir, rel string, files kptpkg.Files) error {
+	if rel != "" {
+		if err := kptpkg.CheckDepth(rel + "/"); err != nil {
+			return err
+		}
 	}
 	names := make(map[string]bool, len(tree.Entries))
 	for _, e := range tree.Entries {
@@ -196,7 +223,7 @@ func (g *Repo) walk(tree *object.Tree, dir, rel string, depth int, files kptpkg.
 			if sub, err = g.r.TreeObject(e.Hash); err != nil {
 				err = fmt.Errorf("folder %q: %w", join(dir, p), err)
 			} else {
-				err = g.walk(sub, dir, p, depth+1, files)
+				err = g.walk(sub, dir, p, files)
 			}
 		case filemode.Regular:
 			files[p], err = g.readBlob(e.Hash)

@@ -123,3 +123,30 @@ func TestLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalFor (issue 22, friction 4): a relative repository a file names
+// is a path from that file's folder; a mapped, file:// or absolute one, or
+// one no file names, reads as Local reads it.
+func TestLocalFor(t *testing.T) {
+	t.Parallel()
+	mapped := map[string]string{"https://git.example.com/fleet/catalog.git": "/clones/catalog", "mapped/catalog": "clones/catalog"}
+	for _, c := range []struct{ repo, file, want string }{
+		{"repos/catalog", "fleet/cluster/repositories.yaml", "fleet/cluster/repos/catalog"},
+		{"../repos/catalog.git", "/srv/fleet/cluster/repositories.yaml", "/srv/fleet/repos/catalog.git"},
+		{"./catalog", "cluster.yaml", "catalog"},
+		{"repos/catalog", "", "repos/catalog"},
+		{"/srv/git/catalog.git", "fleet/cluster.yaml", "/srv/git/catalog.git"},
+		{"file:///srv/git/catalog.git", "fleet/cluster.yaml", "/srv/git/catalog.git"},
+		{"https://git.example.com/fleet/catalog", "fleet/cluster.yaml", "/clones/catalog"},
+		{"mapped/catalog", "fleet/cluster.yaml", "clones/catalog"}, // --repo-map's path is the user's, from the working folder
+		{"https://git.example.com/other.git", "fleet/cluster.yaml", `git repository "https://git.example.com/other.git" is not local: kptkit reads no network; map it to a local clone with --repo-map https://git.example.com/other.git=PATH`},
+	} {
+		got, err := gitrepo.LocalFor(c.repo, c.file, mapped)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("LocalFor(%q, %q) = %q, want %q", c.repo, c.file, got, c.want)
+		}
+	}
+}

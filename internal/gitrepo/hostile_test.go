@@ -1,6 +1,7 @@
 package gitrepo_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -74,5 +75,28 @@ func TestHostileTrees(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeepTree: a tree may nest as deep below the folder read as kptkit
+// reads a package (kptpkg.MaxDepth, 256 folders) and no deeper: the 257th
+// folder is refused before it is read, in kptpkg.Walk's words.
+func TestDeepTree(t *testing.T) {
+	t.Parallel()
+	w := gittest.New(t)
+	deep := func(n int) string { return "app/" + strings.Repeat("d/", n) + "cm.yaml" }
+	commit := w.Plant("deep", map[string]string{"app/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\n", deep(256): "x: 1\n"}, "ok")
+	r, err := gitrepo.Open(w.Dir, w.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files, err := r.Files(commit, "app"); err != nil || len(files) != 2 {
+		t.Fatalf("256 folders deep: %d files, %v", len(files), err)
+	}
+	commit = w.Plant("deeper", map[string]string{"app/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\n", deep(257): "x: 1\n"}, "deeper")
+	files, err := r.Files(commit, "app")
+	want := `reading "app" at commit ` + commit[:12] + ` of ` + w.Dir + `: folder d/d/(254 more)/d is 257 levels deep: kptkit reads a package at most 256 folders deep`
+	if files != nil || err == nil || err.Error() != want || !errors.Is(err, kptpkg.ErrTooDeep) {
+		t.Errorf("257 folders deep: %d files, %v\nwant %s", len(files), err, want)
 	}
 }

@@ -156,23 +156,31 @@ func checkPackage(p string) error {
 }
 
 // Packages lists the packages of the folder: each folder holding a Kptfile
-// with none above it, by slash path. The reserved folder and .git folders
-// are not looked in.
+// (a regular file) with none above it, by slash path. The reserved folder
+// and .git folders are not looked in. The folder is walked with
+// kptpkg.Walk over FS, each folder opened from its parent and its Kptfile
+// looked up from there (linear in the folders, whatever their depth; a
+// folder deeper than kptpkg.MaxDepth is an error).
 func (o *Out) Packages() ([]string, error) {
 	if o.root == nil {
 		return nil, nil
 	}
 	var out []string
-	err := fs.WalkDir(o.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := kptpkg.Walk(FS(o.root), func(p string, d fs.DirEntry, dir fs.FS) error {
 		switch {
-		case err != nil:
-			return err
-		case !d.IsDir() || p == ".":
+		case !d.IsDir():
 			return nil
 		case p == kptpkg.ReservedName || strings.EqualFold(d.Name(), ".git"):
 			return fs.SkipDir
 		}
-		if info, err := o.root.Lstat(path.Join(p, kptfile.FileName)); err == nil && info.Mode().IsRegular() {
+		var parent *os.Root // the folder holding d, as FS opened it
+		switch f := dir.(type) {
+		case rootFS:
+			parent = f.root
+		case subFS:
+			parent = f.root
+		}
+		if info, err := parent.Lstat(path.Join(d.Name(), kptfile.FileName)); err == nil && info.Mode().IsRegular() {
 			out = append(out, p)
 			return fs.SkipDir
 		}

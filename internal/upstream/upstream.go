@@ -6,8 +6,6 @@
 package upstream
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path"
@@ -37,25 +35,33 @@ type Source struct {
 
 var _ fleet.Source = (*Source)(nil)
 
-// Find returns the revision a variant asks for.
-func (s *Source) Find(want fleet.Want, repo *porch.Repository) (fleet.Upstream, error) {
+// Find returns the revision a variant asks for: from the git repository
+// of repo (a relative path read from the folder of the Repository's file),
+// else from the folder.
+func (s *Source) Find(want fleet.Want, repo *fleet.Repository) (fleet.Upstream, error) {
 	if repo != nil && repo.Spec.Git != nil && repo.Spec.Git.Repo != "" {
-		return s.fromGit(want, repo.Spec.Git)
+		return s.fromGit(want, repo.Spec.Git, repo.File)
 	}
 	return s.fromFolder(want)
 }
 
-// At returns a package's files at a lock's commit.
-func (s *Source) At(o fleet.Origin, _ *porch.Repository) (kptpkg.Files, error) {
-	r, err := s.open(o.Repo)
+// At returns a package's files at a lock's commit: its repository, as the
+// lock names it, read as the Repository's file would name it (a relative
+// path from that file's folder).
+func (s *Source) At(o fleet.Origin, repo *fleet.Repository) (kptpkg.Files, error) {
+	file := ""
+	if repo != nil {
+		file = repo.File
+	}
+	r, err := s.open(o.Repo, file)
 	if err != nil {
 		return nil, err
 	}
 	return r.Files(o.Commit, strings.Trim(o.Directory, "/"))
 }
 
-func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository) (fleet.Upstream, error) {
-	r, err := s.open(g.Repo)
+func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository, file string) (fleet.Upstream, error) {
+	r, err := s.open(g.Repo, file)
 	if err != nil {
 		return fleet.Upstream{}, err
 	}
@@ -112,9 +118,9 @@ func notFound(want fleet.Want) error {
 	return fmt.Errorf("could not find upstream package revision '%s/%s' in repo '%s'", want.Package, rev, want.Repo)
 }
 
-// open opens a repository once for the run.
-func (s *Source) open(u string) (*gitrepo.Repo, error) {
-	local, err := gitrepo.Local(u, s.RepoMap)
+// open opens a repository, named as the file names it, once for the run.
+func (s *Source) open(u, file string) (*gitrepo.Repo, error) {
+	local, err := gitrepo.LocalFor(u, file, s.RepoMap)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +156,9 @@ func (s *Source) fromFolder(want fleet.Want) (fleet.Upstream, error) {
 	return fleet.Upstream{}, fmt.Errorf("%s: the cluster has no git Repository %q and %s", notFound(want), want.Repo, where)
 }
 
+// digest is a folder package's part of its key: its files' paths and bytes.
 func digest(files kptpkg.Files) string {
-	h := sha256.New()
-	for _, p := range files.Paths() {
-		fmt.Fprintf(h, "%d:%s%d:", len(p), p, len(files[p]))
-		h.Write(files[p])
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	d := kptpkg.NewDigest(kptpkg.LengthFraming)
+	d.Files(files, files.Paths())
+	return d.Hex()
 }

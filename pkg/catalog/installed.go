@@ -1,18 +1,16 @@
 package catalog
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"path"
 	"slices"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/deps"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -35,12 +33,6 @@ type Source struct {
 // which version a commit or a branch is.
 type Tags func(repo string) (map[string]string, error)
 
-// lineage is what a Kptfile says a package was cloned from.
-type lineage struct {
-	Upstream     kptfile.Upstream     `yaml:"upstream"`
-	UpstreamLock kptfile.UpstreamLock `yaml:"upstreamLock"`
-}
-
 // Installed returns an InstalledPackage for each package folder of a
 // deployment repository whose Kptfile has an upstream (as `kpt pkg get` and
 // `kptkit variants render` write it), sorted by folder: the package is the
@@ -54,15 +46,19 @@ func Installed(d Deployment, sources []Source, tags Tags) ([]v1alpha1.InstalledP
 		rs  []result.Result
 	)
 	for _, dir := range d.Files.Packages() {
-		file := joinPath(dir, kptfile.FileName)
-		var up lineage
-		if err := yaml.Unmarshal(d.Files[file], &up); err != nil {
+		file := joinPath(dir, kptapi.FileName)
+		up, err := upstreamOf(file, d.Files[file])
+		if err != nil {
 			rs = append(rs, result.Warningf("%s: %s: cannot read its upstream: %v", d.Name, file, err).WithFile(file, 0))
 			continue
 		}
-		lock := cmp.Or(up.UpstreamLock.Git, &kptfile.GitLock{})
+		lock := &kptapi.GitLock{}
+		if up.Lock != nil && up.Lock.Git != nil {
+			lock = up.Lock.Git
+		}
 		repo, directory, ref := lock.Repo, lock.Directory, lock.Ref
-		if g := up.Upstream.Git; repo == "" && g != nil {
+		if up.Upstream != nil && up.Upstream.Git != nil && repo == "" {
+			g := up.Upstream.Git
 			repo, directory, ref = g.Repo, g.Directory, g.Ref
 		}
 		if repo == "" {
@@ -85,6 +81,16 @@ func Installed(d Deployment, sources []Source, tags Tags) ([]v1alpha1.InstalledP
 		})
 	}
 	return out, rs
+}
+
+// upstreamOf reads what the Kptfile at file says its package was cloned
+// from, whatever the Kptfile's type.
+func upstreamOf(file string, b []byte) (kptfile.Lineage, error) {
+	kf, err := kptfile.Parse(file, b)
+	if err != nil {
+		return kptfile.Lineage{}, err
+	}
+	return kptfile.LineageOf(kf)
 }
 
 // installedName names an InstalledPackage: `<cluster>.<folder>`, the

@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"maps"
 	"slices"
 	"strings"
@@ -104,12 +102,7 @@ func withoutFile(err error, p string) string {
 // digest is the sha256 of a package's files (paths relative to it, then
 // contents), subpackages included: `sha256:<hex>`.
 func digest(files kptpkg.Files) string {
-	h := sha256.New()
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-		h.Write(files[p])
-		h.Write([]byte{0})
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	d := kptpkg.NewDigest(kptpkg.NULFraming)
+	d.Files(files, slices.Sorted(maps.Keys(files))) // byte order, not Paths': the order it was first written with
+	return "sha256:" + d.Hex()
 }

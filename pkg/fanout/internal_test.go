@@ -198,3 +198,33 @@ func TestLastOfEach(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPackage: a downstream package is a relative folder path whose
+// segments kptpkg.CheckSegments takes (no empty, "." or ".." one, none git
+// keeps for its folder), without Porch's spaces, control characters and
+// backslashes.
+func TestCheckPackage(t *testing.T) {
+	t.Parallel()
+	const invalid = "is not a valid package name: "
+	for pkg, want := range map[string]string{
+		"app":         "",
+		"sites/edge1": "",
+		"":            "downstream package is empty",
+		"a b":         `downstream package "a b" ` + invalid + `it holds spaces, control characters or '\'`,
+		`a\b`:         `downstream package "a\\b" ` + invalid + `it holds spaces, control characters or '\'`,
+		"../escape":   `downstream package "../escape" ` + invalid + `a relative folder path without empty, '.' or '..' parts`,
+		"a//b":        `downstream package "a//b" ` + invalid + `a relative folder path without empty, '.' or '..' parts`,
+		"a/./b":       `downstream package "a/./b" ` + invalid + `a relative folder path without empty, '.' or '..' parts`,
+		".git":        `downstream package ".git" ` + invalid + `".git" is git's own folder`,
+		"app/.GIT/x":  `downstream package "app/.GIT/x" ` + invalid + `".GIT" is git's own folder`,
+		"git~1":       `downstream package "git~1" ` + invalid + `"git~1" is .git on NTFS by its short name git~1, which drops trailing dots and spaces`,
+	} {
+		got := ""
+		if err := checkPackage(pkg); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("checkPackage(%q) = %q\nwant %q", pkg, got, want)
+		}
+	}
+}

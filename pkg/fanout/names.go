@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // Porch's limits on a PackageVariant's name.
@@ -67,7 +69,9 @@ func checkRepo(repo string) error {
 }
 
 // checkPackage checks a downstream package: a relative folder path within
-// its repository.
+// its repository (kptpkg.CheckSegments: no empty, "." or ".." segment, no
+// name git keeps for its own folder), without the spaces, control
+// characters and backslashes Porch refuses in a package's name.
 func checkPackage(pkg string) error {
 	if pkg == "" {
 		return errors.New("downstream package is empty")
@@ -75,10 +79,12 @@ func checkPackage(pkg string) error {
 	if strings.ContainsFunc(pkg, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\\' }) {
 		return fmt.Errorf("downstream package %q is not a valid package name: it holds spaces, control characters or '\\'", pkg)
 	}
-	for seg := range strings.SplitSeq(pkg, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return fmt.Errorf("downstream package %q is not a valid package name: a relative folder path without empty, '.' or '..' parts", pkg)
-		}
+	switch bad := kptpkg.CheckSegments(pkg); {
+	case bad == nil:
+		return nil
+	case bad.DotGit != "":
+		return fmt.Errorf("downstream package %q is not a valid package name: %s", pkg, bad.DotGit)
+	default:
+		return fmt.Errorf("downstream package %q is not a valid package name: a relative folder path without empty, '.' or '..' parts", pkg)
 	}
-	return nil
 }

@@ -18,7 +18,7 @@ import (
 // from, and the objects by namespace and name.
 type cluster struct {
 	objects []*yaml.RNode
-	repos   map[objectKey]*porch.Repository
+	repos   map[objectKey]*Repository
 	pool    *inject.Pool
 	byName  map[objectKey][]*yaml.RNode
 }
@@ -34,7 +34,7 @@ func keyOf(namespace, name string) objectKey {
 }
 
 func newCluster(in Input) (*cluster, []result.Result) {
-	cl := &cluster{objects: in.Cluster, repos: map[objectKey]*porch.Repository{}, byName: map[objectKey][]*yaml.RNode{}}
+	cl := &cluster{objects: in.Cluster, repos: map[objectKey]*Repository{}, byName: map[objectKey][]*yaml.RNode{}}
 	where := func(i int) string { return fileOf(in.ClusterFiles, i, "cluster object") }
 	var rs []result.Result
 	cl.pool, rs = inject.NewPool(in.Cluster, where)
@@ -52,13 +52,16 @@ func newCluster(in Input) (*cluster, []result.Result) {
 			}
 			continue
 		}
-		cl.repos[k] = &repo
+		cl.repos[k] = &Repository{Repository: repo}
+		if i < len(in.ClusterFiles) {
+			cl.repos[k].File = in.ClusterFiles[i]
+		}
 	}
 	return cl, rs
 }
 
 // repository returns the Repository of a namespace by name, or nil.
-func (cl *cluster) repository(namespace, name string) *porch.Repository {
+func (cl *cluster) repository(namespace, name string) *Repository {
 	return cl.repos[keyOf(namespace, name)]
 }
 

@@ -1,10 +1,6 @@
 package fleet
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"hash"
 	"regexp"
 	"slices"
 	"strconv"
@@ -12,44 +8,73 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/decode"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
 // inputs digests what a variant's package is rendered from: the tool, the
 // upstream revision's content, the variant as given (or as its set made
-// it), and the cluster objects its injectors name.
+// it) and understood, and the cluster objects its injectors name.
 func (r *runner) inputs(j *job, up Upstream) string {
-	h := sha256.New()
-	field(h, r.opts.Salt)
-	field(h, strconv.FormatBool(r.opts.Render != nil))
-	field(h, up.Key)
-	field(h, j.key())
+	d := kptpkg.NewDigest(kptpkg.LineFraming)
+	d.Field(r.opts.Salt)
+	d.Field(strconv.FormatBool(r.opts.Render != nil))
+	d.Field(up.Key)
+	d.Field(j.key())
 	if j.set != nil {
-		field(h, j.set.key())
+		d.Field(j.set.key())
 	}
-	field(h, j.spec)
+	d.Field(j.spec)
 	for _, inj := range j.pv.Spec.Injectors {
 		for _, o := range r.cluster.byName[keyOf(j.pv.Metadata.Namespace, inj.Name)] {
-			field(h, o.MustString())
+			d.Field(o.MustString())
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d.Hex()
 }
 
-func encode(f *yaml.MapNode) string {
-	if f == nil {
-		return ""
+// understood writes a variant's spec as kptkit understands it, for the
+// inputs digest: decoded (fields Porch ignores left out), its revision as
+// a number (`v1` and `1` name one revision), its fields in one order and
+// style, maps by key, its pipeline's functions without comments or
+// quoting. A spec written otherwise that means the same renders nothing
+// again, and --check finds no change.
+func understood(spec porch.PackageVariantSpec, rev int) string {
+	if up := spec.Upstream; up != nil && rev > 0 {
+		c := *up
+		c.Revision = decode.AnyScalar(strconv.Itoa(rev))
+		spec.Upstream = &c
 	}
-	s, _ := f.Value.String()
-	return s
+	if pl := spec.Pipeline; pl != nil {
+		spec.Pipeline = &kptapi.Pipeline{Mutators: plain(pl.Mutators), Validators: plain(pl.Validators)}
+	}
+	b, err := yaml.Marshal(spec)
+	if err != nil {
+		return err.Error() // cannot happen: the spec was decoded from YAML
+	}
+	return string(b)
 }
 
-// field writes a length-prefixed field, so that fields cannot run into
-// each other.
-func field(h hash.Hash, s string) {
-	fmt.Fprintf(h, "%d:%s\n", len(s), s)
+// plain returns function entries as values: without comments, quoting or
+// styles. An entry that does not decode (too many aliases) stays as it is.
+func plain(fns []*yaml.Node) []*yaml.Node {
+	out := make([]*yaml.Node, len(fns))
+	for i, fn := range fns {
+		out[i] = fn
+		var v any
+		if fn.Decode(&v) != nil {
+			continue
+		}
+		var n yaml.Node
+		if n.Encode(v) == nil {
+			out[i] = &n
+		}
+	}
+	return out
 }
 
 // seal is the value of a package's rendered annotation: a digest of the
@@ -59,17 +84,14 @@ func field(h hash.Hash, s string) {
 // edits by hand merged in. A package whose files changed since has another
 // seal. Checking a seal reads the files, parsing nothing.
 func seal(files kptpkg.Files, pristine bool) string {
-	h := sha256.New()
-	field(h, strconv.FormatBool(pristine))
-	for _, p := range files.Paths() {
-		b := files[p]
-		if p == kptfile.FileName {
-			b = sealPattern.ReplaceAll(b, []byte("${1}"+unsealed))
-		}
-		field(h, p)
-		field(h, string(b))
+	d := kptpkg.NewDigest(kptpkg.LineFraming)
+	d.Field(strconv.FormatBool(pristine))
+	if kf, ok := files[kptapi.FileName]; ok {
+		files = files.Clone()
+		files[kptapi.FileName] = sealPattern.ReplaceAll(kf, []byte("${1}"+unsealed))
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	d.Files(files, files.Paths())
+	return "sha256:" + d.Hex()
 }
 
 // sealed says whether a package is pristine: as kptkit made it of its
@@ -88,17 +110,17 @@ var sealPattern = regexp.MustCompile(`(` + regexp.QuoteMeta(v1alpha1.AnnotationR
 // on the lines after the owner's (which the variant always writes), else
 // through an edit of the Kptfile.
 func sealFiles(files kptpkg.Files, inputs string, pristine bool) (kptpkg.Files, error) {
-	kf := files[kptfile.FileName]
+	kf := files[kptapi.FileName]
 	if m := ownerLine.FindSubmatchIndex(kf); m != nil && !sealPattern.Match(kf) && !inputsLine.Match(kf) {
 		indent := string(kf[m[2]:m[3]])
 		lines := indent + v1alpha1.AnnotationInputs + ": sha256:" + inputs + "\n" +
 			indent + v1alpha1.AnnotationRendered + ": " + unsealed + "\n"
 		sealed := slices.Concat(kf[:m[1]], []byte(lines), kf[m[1]:])
 		files = files.Clone()
-		files[kptfile.FileName] = sealed
+		files[kptapi.FileName] = sealed
 	} else {
 		var err error
-		files, err = editKptfile(files, func(kf *yaml.RNode) error {
+		files, err = kptfile.Edit(files, func(kf *yaml.RNode) error {
 			if err := annotate(kf, v1alpha1.AnnotationInputs, "sha256:"+inputs); err != nil {
 				return err
 			}
@@ -109,7 +131,7 @@ func sealFiles(files kptpkg.Files, inputs string, pristine bool) (kptpkg.Files, 
 		}
 	}
 	s := seal(files, pristine)
-	files[kptfile.FileName] = sealPattern.ReplaceAll(files[kptfile.FileName], []byte("${1}"+s))
+	files[kptapi.FileName] = sealPattern.ReplaceAll(files[kptapi.FileName], []byte("${1}"+s))
 	return files, nil
 }
 

@@ -163,3 +163,54 @@ func TestRender(t *testing.T) {
 		t.Errorf("status lacks the function's message:\n%s", status)
 	}
 }
+
+// TestRespelledVariantSkips (issue 22, friction 3): the inputs digest is of
+// the variant as understood, not as spelled. A variant written otherwise
+// that means the same — `revision: v1` for `revision: 1`, flow or block
+// style, quoting, field order, comments, a field Porch ignores — renders
+// nothing again; one that means something else renders its package again.
+func TestRespelledVariantSkips(t *testing.T) {
+	t.Parallel()
+	const head = "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: core-app\n"
+	spellings := []string{
+		head + "spec:\n  upstream: {repo: catalog, package: app, revision: 1}\n  downstream: {repo: core01, package: app}\n" +
+			"  packageContext: {data: {tier: core, zone: a}}\n" +
+			"  pipeline:\n    mutators:\n    - {name: ns, image: set-namespace:v0.4.1, configMap: {namespace: core}}\n",
+		head + "spec:\n  # the same variant, written otherwise\n  downstream:\n    package: app\n    repo: 'core01'\n" +
+			"  upstream:\n    revision: v1\n    package: \"app\"\n    repo: catalog\n" +
+			"  packageContext:\n    data:\n      zone: a\n      tier: core\n" +
+			"  pipeline:\n    mutators:\n    - image: set-namespace:v0.4.1 # pinned\n      configMap:\n        namespace: \"core\"\n      name: ns\n" +
+			"  notAPorchField: ignored\n",
+	}
+	in, opts, store := setsAndInjection(t)
+	run := func(variant string) []string {
+		t.Helper()
+		n, err := yaml.Parse(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := in
+		in.Variants, in.VariantFiles = []*yaml.RNode{n}, []string{"variants.yaml"}
+		r, err := fleet.Run(in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return outcomes(r)
+	}
+	if diff := cmp.Diff([]string{"core01/app: created"}, run(spellings[0])); diff != "" {
+		t.Errorf("first run (-want +got):\n%s", diff)
+	}
+	written := store.pkg("core01/app")
+	for i, s := range spellings {
+		if diff := cmp.Diff([]string{"core01/app: unchanged (skipped)"}, run(s)); diff != "" {
+			t.Errorf("spelling %d (-want +got):\n%s", i, diff)
+		}
+	}
+	if !store.pkg("core01/app").Equal(written) {
+		t.Error("a variant written otherwise changed its package")
+	}
+	changed := strings.Replace(spellings[1], "zone: a", "zone: b", 1)
+	if diff := cmp.Diff([]string{"core01/app: updated"}, run(changed)); diff != "" {
+		t.Errorf("a changed variant (-want +got):\n%s", diff)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/pkgupdate"
 )
@@ -16,7 +17,7 @@ func clone(up Upstream, name string) (kptpkg.Files, error) {
 	if up.Origin.Commit != "" {
 		return pkgupdate.Clone(up.Files, name, up.Origin)
 	}
-	return editKptfile(up.Files, func(kf *yaml.RNode) error {
+	return kptfile.Edit(up.Files, func(kf *yaml.RNode) error {
 		return fieldpath.SetString(kf, fieldpath.Path{"metadata", "name"}, name)
 	})
 }

@@ -45,8 +45,8 @@ func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
 // job is one PackageVariant to render.
 type job struct {
 	pv porch.PackageVariant
-	// spec is the variant's spec as written (or as its set made it), for
-	// the inputs digest; the node itself is not kept.
+	// spec is the variant's spec as understood (or as its set made it),
+	// for the inputs digest; the node itself is not kept.
 	spec  string
 	set   *setPlan // the set whose child it is; nil for a variant given as such
 	where string
@@ -166,7 +166,7 @@ func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl 
 
 // add decodes and validates one PackageVariant and makes its job.
 func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
-	j := &job{set: set, where: where, spec: encode(n.Field("spec"))}
+	j := &job{set: set, where: where}
 	var unknown []decode.Error
 	for _, e := range decode.Into(n.YNode(), &j.pv, decode.Options{Unknown: &unknown}, "") {
 		j.errs = append(j.errs, e.Error())
@@ -190,6 +190,7 @@ func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
 			j.warns = append(j.warns, fmt.Sprintf("spec.upstream names both revision %d and workspaceName %q: kptkit takes revision %d (Porch now takes the workspace)", rev, up.WorkspaceName, rev))
 		}
 	}
+	j.spec = understood(j.pv.Spec, j.want.Revision)
 	j.v = &Variant{Name: j.pv.Metadata.Name, Namespace: keyOf(j.pv.Metadata.Namespace, "").namespace, Where: where}
 	if set != nil {
 		j.v.Set = set.name

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -69,7 +70,7 @@ func (r *runner) release(path string, old kptpkg.Files) error {
 	if old == nil {
 		return nil
 	}
-	files, err := editKptfile(old, func(kf *yaml.RNode) error {
+	files, err := kptfile.Edit(old, func(kf *yaml.RNode) error {
 		for _, a := range ownershipAnnotations {
 			if err := annotate(kf, a, ""); err != nil {
 				return err

@@ -52,10 +52,20 @@ type Upstream struct {
 type Source interface {
 	// Find returns the revision a variant asks for; repo is the Repository
 	// the cluster names (nil when it has none of that name).
-	Find(want Want, repo *porch.Repository) (Upstream, error)
+	Find(want Want, repo *Repository) (Upstream, error)
 	// At returns a package as it was at a downstream's upstreamLock, the
-	// base of an update's three-way merge.
-	At(origin Origin, repo *porch.Repository) (kptpkg.Files, error)
+	// base of an update's three-way merge; repo is the Repository the
+	// variant's upstream names (nil when the cluster has none).
+	At(origin Origin, repo *Repository) (kptpkg.Files, error)
+}
+
+// Repository is a Repository object of the management cluster as a Source
+// is given it: the object, and the file it was read from ("" when not
+// known), from whose folder a relative spec.git.repo is a path. The repo
+// stays as written in what is recorded of it (Origin, Upstream.Key).
+type Repository struct {
+	porch.Repository
+	File string
 }
 
 // upstreamEntry is an upstream revision read once for the run: its files,
@@ -70,7 +80,7 @@ type upstreamEntry struct {
 
 // upstream returns the entry for a want, reading and cloning it the first
 // time any variant asks.
-func (r *runner) upstream(namespace string, want Want, repo *porch.Repository) *upstreamEntry {
+func (r *runner) upstream(namespace string, want Want, repo *Repository) *upstreamEntry {
 	key := keyOf(namespace, "").namespace + " " + want.String()
 	r.mu.Lock()
 	e, ok := r.upstreams[key]

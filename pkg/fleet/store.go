@@ -1,13 +1,12 @@
 package fleet
 
 import (
-	"fmt"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -52,7 +51,7 @@ type ownership struct {
 }
 
 func ownershipOf(kf []byte) (ownership, error) {
-	n, err := rootKptfile(kf)
+	n, err := kptfile.Parse(kptapi.FileName, kf)
 	if err != nil {
 		return ownership{}, err
 	}
@@ -68,40 +67,9 @@ func ownershipOf(kf []byte) (ownership, error) {
 	}, nil
 }
 
-// rootKptfile parses a package's root Kptfile.
-func rootKptfile(kf []byte) (*yaml.RNode, error) {
-	items, err := kptpkg.Items(kptfile.FileName, kf)
-	if err != nil {
-		return nil, err
-	}
-	if len(items) != 1 {
-		return nil, fmt.Errorf("%s holds %d documents, not one", kptfile.FileName, len(items))
-	}
-	return items[0], nil
-}
-
 // ownershipAnnotations are the annotations that make a package a variant's.
 var ownershipAnnotations = []string{v1alpha1.AnnotationOwner, v1alpha1.AnnotationDownstream, v1alpha1.AnnotationVariantSet,
 	v1alpha1.AnnotationDeletionPolicy, v1alpha1.AnnotationRendered, v1alpha1.AnnotationInputs}
-
-// editKptfile returns files with the root Kptfile changed by edit and
-// written anew.
-func editKptfile(files kptpkg.Files, edit func(kf *yaml.RNode) error) (kptpkg.Files, error) {
-	kf, err := rootKptfile(files[kptfile.FileName])
-	if err != nil {
-		return nil, err
-	}
-	if err := edit(kf); err != nil {
-		return nil, err
-	}
-	b, err := kptpkg.Encode([]*yaml.RNode{kf})
-	if err != nil {
-		return nil, err
-	}
-	out := files.Clone()
-	out[kptfile.FileName] = b
-	return out, nil
-}
 
 // annotate sets an annotation ("" removes it) the way kptkit writes new
 // strings: plain, quoted only where YAML would misread them.

@@ -8,10 +8,11 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/inject"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/pipeline"
 	"github.com/kptkit/kptkit/pkg/pkgcontext"
@@ -55,7 +56,7 @@ func (r *runner) process(j *job) {
 	}
 	existing := r.packageFiles(j.path, read, nil)
 	old, moved := existing, []string(nil)
-	if _, ok := existing[kptfile.FileName]; !ok {
+	if _, ok := existing[kptapi.FileName]; !ok {
 		// No package there (a folder without a Kptfile is none): a new one,
 		// perhaps moved into or around the variant's old one.
 		existing = nil
@@ -66,7 +67,7 @@ func (r *runner) process(j *job) {
 	}
 	own := ownership{}
 	if existing != nil {
-		if own, err = ownershipOf(existing[kptfile.FileName]); err != nil {
+		if own, err = ownershipOf(existing[kptapi.FileName]); err != nil {
 			v.fail(ReasonError, "the downstream package %s has a Kptfile kptkit cannot read: %v", j.path, err)
 			return
 		}
@@ -205,7 +206,7 @@ func (r *runner) update(j *job, up *upstreamEntry, local kptpkg.Files, lock Orig
 	if err != nil {
 		return nil, err
 	}
-	if local, err = editKptfile(local, func(kf *yaml.RNode) error {
+	if local, err = kptfile.Edit(local, func(kf *yaml.RNode) error {
 		if err := annotate(kf, v1alpha1.AnnotationInputs, ""); err != nil {
 			return err
 		}
@@ -283,18 +284,18 @@ func (r *runner) fresh(j *job, up *upstreamEntry) (*base, error) {
 	items := kptpkg.Copy(up.items)
 	before := up.items
 	if name != path.Base(j.want.Package) {
-		renamed, err := clone(Upstream{Files: kptpkg.Files{kptfile.FileName: up.up.Files[kptfile.FileName]}, Origin: up.up.Origin}, name)
+		renamed, err := clone(Upstream{Files: kptpkg.Files{kptapi.FileName: up.up.Files[kptapi.FileName]}, Origin: up.up.Origin}, name)
 		if err != nil {
 			return nil, fmt.Errorf("cannot clone %s: %w", j.want, err)
 		}
-		kf, err := kptpkg.Items(kptfile.FileName, renamed[kptfile.FileName])
+		kf, err := kptpkg.Items(kptapi.FileName, renamed[kptapi.FileName])
 		if err != nil {
 			return nil, err
 		}
 		files = files.Clone()
-		files[kptfile.FileName] = renamed[kptfile.FileName]
-		before = replaceFile(before, kptfile.FileName, kf)
-		items = replaceFile(items, kptfile.FileName, kptpkg.Copy(kf))
+		files[kptapi.FileName] = renamed[kptapi.FileName]
+		before = replaceFile(before, kptapi.FileName, kf)
+		items = replaceFile(items, kptapi.FileName, kptpkg.Copy(kf))
 	}
 	return &base{files: files, items: items, before: before, pristine: true}, nil
 }
@@ -313,7 +314,7 @@ func replaceFile(items []*yaml.RNode, file string, with []*yaml.RNode) []*yaml.R
 	out := make([]*yaml.RNode, 0, len(items))
 	done := false
 	for _, n := range items {
-		if p, _ := pathOf(n); p == file {
+		if p, _ := kptpkg.FileAnnotations(n); p == file {
 			if !done {
 				out = append(out, with...)
 				done = true
@@ -326,15 +327,6 @@ func replaceFile(items []*yaml.RNode, file string, with []*yaml.RNode) []*yaml.R
 		out = append(out, with...)
 	}
 	return out
-}
-
-func pathOf(n *yaml.RNode) (string, bool) {
-	a := n.GetAnnotations(kptfile.AnnotationInternalPath, kptfile.AnnotationPath)
-	if p := a[kptfile.AnnotationInternalPath]; p != "" {
-		return p, true
-	}
-	p, ok := a[kptfile.AnnotationPath]
-	return p, ok
 }
 
 // failure is why a variant's package could not be made: its Ready
@@ -361,7 +353,7 @@ func (r *runner) make(j *job, b *base) (kptpkg.Files, []result.Result, *failure)
 	if err != nil {
 		return nil, rs, &failure{ReasonRenderFailed, err.Error()}
 	}
-	if _, ok := files[kptfile.FileName]; !ok {
+	if _, ok := files[kptapi.FileName]; !ok {
 		return nil, rs, &failure{ReasonRenderFailed, "the pipeline removed the package's Kptfile (a function's output lacks it)"}
 	}
 	return files, rs, nil
@@ -402,11 +394,14 @@ func (r *runner) mutate(j *job, items []*yaml.RNode) ([]*yaml.RNode, []result.Re
 
 // own records the owner on the root Kptfile.
 func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
-	kfs := rl.Select(resourcelist.Header.IsRootKptfile)
-	if len(kfs) != 1 {
-		return []result.Result{result.Errorf("the package has %d root Kptfiles, not one", len(kfs))}
+	kf, rs := kptfile.RootItem(rl)
+	switch {
+	case len(rs) > 0:
+		return rs
+	case kf == nil:
+		return []result.Result{result.Errorf("the package has 0 root Kptfiles, not one")}
 	}
-	n := kfs[0].Edit()
+	n := kf.Edit()
 	set, policy := "", ""
 	if j.set != nil {
 		set = j.set.key()
@@ -419,7 +414,7 @@ func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
 		{v1alpha1.AnnotationDeletionPolicy, policy}, {v1alpha1.AnnotationRendered, ""}, {v1alpha1.AnnotationInputs, ""},
 	} {
 		if err := annotate(n, a[0], a[1]); err != nil {
-			return []result.Result{kfs[0].Errorf("metadata.annotations", "%s: %v", kptfile.FileName, err)}
+			return []result.Result{kf.Errorf("metadata.annotations", "%s: %v", kptapi.FileName, err)}
 		}
 	}
 	return nil

@@ -66,7 +66,7 @@ func prepare(rl *resourcelist.ResourceList, req Request) (*pool, []*point, *reso
 	if len(pts) == 0 {
 		return objs, nil, nil, rs
 	}
-	kf, krs := rootKptfile(rl)
+	kf, krs := recordingKptfile(rl)
 	return objs, pts, kf, append(rs, krs...)
 }
 

@@ -8,9 +8,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
-	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -58,21 +58,18 @@ type entry struct {
 	fields [][2]string
 }
 
-// rootKptfile returns the package's root Kptfile, which records the
-// conditions, or the error that there is none (or more than one), or that
-// its lists are not what kpt reads.
-func rootKptfile(rl *resourcelist.ResourceList) (*resourcelist.Item, []result.Result) {
-	kfs := rl.Select(resourcelist.Header.IsRootKptfile)
+// recordingKptfile returns the package's root Kptfile (kptfile.RootItem),
+// which records the conditions, or the error that there is none (or more
+// than one), or that its lists are not what kpt reads.
+func recordingKptfile(rl *resourcelist.ResourceList) (*resourcelist.Item, []result.Result) {
+	kf, rs := kptfile.RootItem(rl)
 	switch {
-	case len(kfs) > 1:
-		return nil, []result.Result{kfs[1].Errorf("", "%d Kptfiles could be the package root's (%s and %s): keep one",
-			len(kfs), kfs[0].Header().Where(), kfs[1].Header().Where())}
-	case len(kfs) == 0:
+	case len(rs) > 0:
+		return nil, rs
+	case kf == nil:
 		return nil, []result.Result{result.Errorf("%q not found: the package has no Kptfile at its root to hold the conditions of its injection points",
-			kptfile.FileName).WithFile(kptfile.FileName, 0)}
+			kptapi.FileName).WithFile(kptapi.FileName, 0)}
 	}
-	var rs []result.Result
-	kf := kfs[0]
 	h := kf.Header()
 	for _, l := range []list{gates, conditions} {
 		parent := fieldpath.Lookup(kf.Node(), fieldpath.Path{l.parent})
@@ -148,11 +145,11 @@ func ensureList(kf *yaml.RNode, l list) (parent, seq *yaml.Node) {
 	created := fieldpath.Lookup(kf, fieldpath.Path{l.parent}) == nil
 	p, err := fieldpath.Ensure(kf, fieldpath.Path{l.parent})
 	if err != nil {
-		// rootKptfile refused such a Kptfile: this cannot happen.
+		// recordingKptfile refused such a Kptfile: this cannot happen.
 		p = yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode})
 	}
 	if created {
-		kptpkg.PlaceField(kf.YNode(), l.parent)
+		kptfile.PlaceField(kf.YNode(), l.parent)
 	}
 	if s := fieldpath.Lookup(p, fieldpath.Path{l.name}); s != nil && s.YNode().Kind == yaml.SequenceNode {
 		return p.YNode(), s.YNode()

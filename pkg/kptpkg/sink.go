@@ -87,23 +87,15 @@ func group(items []*yaml.RNode, inCluster bool) (map[string][]*yaml.RNode, error
 	}
 	byFile := map[string][]placed{}
 	for _, n := range items {
-		a := annotations(n.YNode())
-		if !inCluster && a[v1alpha1.AnnotationInCluster] == "true" {
+		if !inCluster && annotations(n.YNode())[v1alpha1.AnnotationInCluster] == "true" {
 			continue
 		}
-		p := a[kptfile.AnnotationInternalPath]
-		if p == "" {
-			p = a[kptfile.AnnotationPath]
-		}
+		p, idx := FileAnnotations(n)
 		if p == "" {
 			return nil, fmt.Errorf("%s/%s has no %s annotation: cannot tell which file it belongs to", n.GetKind(), n.GetName(), kptfile.AnnotationPath)
 		}
 		if err := CheckPath("file", p); err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", n.GetKind(), n.GetName(), err)
-		}
-		idx, ok := a[kptfile.AnnotationInternalIndex]
-		if !ok {
-			idx = a[kptfile.AnnotationIndex]
 		}
 		i, _ := strconv.Atoi(idx)
 		byFile[p] = append(byFile[p], placed{n, i})
@@ -162,7 +154,7 @@ var clearedAnnotations = append([]string{kioutil.IndexAnnotation, kioutil.Legacy
 // list, or for a single item of a JSON file.
 func emitFile(items []*yaml.RNode) ([]byte, bool) {
 	if len(items) == 1 {
-		if p, _, _ := kioutil.GetFileAnnotations(items[0]); p != "" {
+		if p, _ := FileAnnotations(items[0]); p != "" {
 			for _, glob := range kio.JSONMatch {
 				if ok, _ := path.Match(glob, path.Base(p)); ok {
 					return nil, false

@@ -13,9 +13,10 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -45,18 +46,16 @@ var lists = []string{"mutators", "validators"}
 // Apply puts p's functions in front of the root Kptfile's lists, replacing
 // those p.Owner added before, and drops lists (and a pipeline) left empty.
 func Apply(rl *resourcelist.ResourceList, p Prepend) []result.Result {
-	kfs := rl.Select(resourcelist.Header.IsRootKptfile)
+	kf, rs := kptfile.RootItem(rl)
 	switch {
-	case len(kfs) > 1:
-		return []result.Result{kfs[1].Errorf("", "%d Kptfiles could be the package root's (%s and %s): keep one",
-			len(kfs), kfs[0].Header().Where(), kfs[1].Header().Where())}
-	case len(kfs) == 0 && p.empty():
+	case len(rs) > 0:
+		return rs
+	case kf == nil && p.empty():
 		return nil
-	case len(kfs) == 0:
+	case kf == nil:
 		return []result.Result{result.Errorf("%q not found: the package has no Kptfile at its root to add %s's functions to",
-			kptfile.FileName, p.Owner).WithFile(kptfile.FileName, 0)}
+			kptapi.FileName, p.Owner).WithFile(kptapi.FileName, 0)}
 	}
-	kf := kfs[0]
 	if rs := check(kf); len(rs) > 0 {
 		return rs
 	}
@@ -77,7 +76,7 @@ func Apply(rl *resourcelist.ResourceList, p Prepend) []result.Result {
 	if len(pl.YNode().Content) == 0 {
 		_ = fieldpath.Remove(n, pipelinePath)
 	} else {
-		kptpkg.PlaceField(n.YNode(), "pipeline")
+		kptfile.PlaceField(n.YNode(), "pipeline")
 	}
 	return nil
 }

@@ -233,7 +233,7 @@ spec:
 		t.Fatal(err)
 	}
 	got, err := Repositories(objects, []string{"c.yaml", "c.yaml", "c.yaml", "c.yaml", "c.yaml"}, "default")
-	want := []Repository{{Name: "deploy", Namespace: "default", URL: "/srv/deploy.git", Branch: "main", Directory: "clusters/edge1", CreateBranch: true, Deployment: true, Email: "bot@example.com"}}
+	want := []Repository{{Name: "deploy", Namespace: "default", URL: "/srv/deploy.git", Branch: "main", Directory: "clusters/edge1", CreateBranch: true, Deployment: true, Email: "bot@example.com", File: "c.yaml"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("repositories (-want +got):\n%s", diff)
 	}

@@ -27,6 +27,9 @@ type Repository struct {
 	Deployment   bool
 	Author       string
 	Email        string
+	// File is the file the Repository object was read from ("" when not
+	// known): a relative URL is a path from its folder.
+	File string
 }
 
 // RepositoryOf reads a Repository object; a Repository that is not git, or
@@ -84,6 +87,9 @@ func Repositories(objects []*yaml.RNode, files []string, namespace string) ([]Re
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: Repository %s: %w", where, h.Name, err))
 			continue
+		}
+		if i < len(files) {
+			repo.File = files[i]
 		}
 		out = append(out, repo)
 	}

@@ -6,8 +6,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -59,7 +60,7 @@ func Clone(upstream kptpkg.Files, name string, origin Origin) (kptpkg.Files, err
 
 // newKptfile is the Kptfile kpt writes for an upstream that has none.
 func newKptfile() (*yaml.RNode, error) {
-	items, err := kptpkg.Items(kptfile.FileName, []byte("apiVersion: "+kptfile.APIVersion+"\nkind: "+kptfile.Kind+"\n"))
+	items, err := kptpkg.Items(kptapi.FileName, []byte("apiVersion: "+kptapi.APIVersion+"\nkind: "+kptapi.Kind+"\n"))
 	if err != nil {
 		return nil, err
 	}
@@ -72,19 +73,17 @@ func newKptfile() (*yaml.RNode, error) {
 func cloneKptfile(kf *yaml.RNode, name string, origin Origin) error {
 	meta, err := fieldpath.Ensure(kf, fieldpath.Path{"metadata"})
 	if err != nil {
-		return kptfileError(kptfile.FileName, err)
+		return kptfile.Error(kptapi.FileName, err)
 	}
-	n, err := encode(name)
-	if err != nil {
+	if err := kptfile.Assign(meta.YNode(), "name", name); err != nil {
 		return err
 	}
-	assign(meta.YNode(), "name", n)
 	if err := fieldpath.Remove(meta, fieldpath.Path{"namespace"}); err != nil {
 		return err
 	}
-	if err := setLineage(kf, origin.upstream(), origin.lock()); err != nil {
+	if err := kptfile.SetLineage(kf, origin.upstream(), origin.lock()); err != nil {
 		return err
 	}
-	kptpkg.OrderKptfile(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+	kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
 	return nil
 }

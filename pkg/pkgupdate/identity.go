@@ -8,7 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/resid"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/result"
 )
 
@@ -28,8 +29,8 @@ func addMergeComment(n *yaml.RNode) error {
 		return nil
 	}
 	key := mf.Key.YNode()
-	if !strings.Contains(key.LineComment, kptfile.MergeComment) {
-		key.LineComment = fmt.Sprintf("%s %s/%s", kptfile.MergeComment, meta.Namespace, meta.Name)
+	if !strings.Contains(key.LineComment, kptapi.MergeComment) {
+		key.LineComment = fmt.Sprintf("%s %s/%s", kptapi.MergeComment, meta.Namespace, meta.Name)
 	}
 	ns, name := meta.Namespace, meta.Name
 	if nn := mergeName(key.LineComment); nn != nil {
@@ -43,14 +44,14 @@ func addMergeComment(n *yaml.RNode) error {
 	}
 	group, _ := resid.ParseGroupVersion(meta.APIVersion)
 	id := strings.Join([]string{group, meta.Kind, ns, name}, "|")
-	return n.PipeE(yaml.SetAnnotation(kptfile.AnnotationUpstreamIdentifier, id))
+	return n.PipeE(yaml.SetAnnotation(kptapi.AnnotationUpstreamIdentifier, id))
 }
 
 // mergeName returns the namespace and name a `kpt-merge:` comment names, or
 // nil when the comment is not one.
 func mergeName(comment string) []string {
 	c := strings.TrimSpace(strings.TrimPrefix(comment, "#"))
-	rest, ok := strings.CutPrefix(c, kptfile.MergeComment)
+	rest, ok := strings.CutPrefix(c, kptapi.MergeComment)
 	if !ok {
 		return nil
 	}
@@ -100,6 +101,6 @@ func refString(r result.ResourceRef) string {
 
 // pathOf returns the file an item was read from.
 func pathOf(n *yaml.RNode) string {
-	p, _, _ := kioutil.GetFileAnnotations(n)
+	p, _ := kptpkg.FileAnnotations(n)
 	return p
 }

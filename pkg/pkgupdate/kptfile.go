@@ -6,8 +6,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/kustomize/kyaml/yaml/walk"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -47,7 +48,7 @@ func mergeKptfile(local, original, updated *yaml.RNode) ([]found, error) {
 	}
 	eachFunction(out, dropSyntheticName)
 	transplant(local, out)
-	kptpkg.OrderKptfile(local.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+	kptfile.Order(local.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
 	return rec.found, nil
 }
 
@@ -83,7 +84,7 @@ func dropBookkeeping(m *yaml.Node) {
 	}
 	kept := m.Content[:0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if !kptfile.IsBookkeeping(m.Content[i].Value) {
+		if !kptapi.IsBookkeeping(m.Content[i].Value) {
 			kept = append(kept, m.Content[i], m.Content[i+1])
 		}
 	}
@@ -105,7 +106,7 @@ func transplant(local, out *yaml.RNode) {
 			}
 			var keep []*yaml.Node
 			for i := 0; i+1 < len(have.YNode().Content); i += 2 {
-				if k := have.YNode().Content[i]; kptfile.IsBookkeeping(k.Value) {
+				if k := have.YNode().Content[i]; kptapi.IsBookkeeping(k.Value) {
 					keep = append(keep, k, have.YNode().Content[i+1])
 				}
 			}
@@ -187,53 +188,6 @@ func nameByImage(fn *yaml.Node) {
 func dropSyntheticName(fn *yaml.Node) {
 	if v := fieldpath.Field(fn, "name"); v != nil && strings.HasPrefix(v.Value, syntheticName) {
 		_ = fieldpath.Remove(yaml.NewRNode(fn), fieldpath.Path{"name"})
-	}
-}
-
-// setLineage sets the upstream and upstreamLock of a Kptfile (lock nil:
-// none), changing only the values that differ, so that comments survive.
-func setLineage(kf *yaml.RNode, up kptfile.Upstream, lock *kptfile.UpstreamLock) error {
-	n, err := encode(up)
-	if err != nil {
-		return err
-	}
-	assign(kf.YNode(), "upstream", n)
-	if lock == nil {
-		return fieldpath.Remove(kf, fieldpath.Path{"upstreamLock"})
-	}
-	if n, err = encode(lock); err != nil {
-		return err
-	}
-	assign(kf.YNode(), "upstreamLock", n)
-	return nil
-}
-
-// assign makes the field key of the mapping m hold the value v (as kpt's
-// writer marshals it): values that differ are replaced, fields v lacks are
-// removed, new fields are added (to be placed by kptpkg.OrderKptfile), and
-// what does not change keeps its nodes.
-func assign(m *yaml.Node, key string, v *yaml.Node) {
-	have := fieldpath.Field(m, key)
-	switch {
-	case have == nil:
-		setNode(m, key, v)
-	case have.Kind == yaml.MappingNode && v.Kind == yaml.MappingNode:
-		kept := have.Content[:0]
-		for i := 0; i+1 < len(have.Content); i += 2 {
-			if fieldpath.Field(v, have.Content[i].Value) != nil {
-				kept = append(kept, have.Content[i], have.Content[i+1])
-			}
-		}
-		have.Content = kept
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			assign(have, v.Content[i].Value, v.Content[i+1])
-		}
-	case have.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode:
-		if have.Value != v.Value || have.ShortTag() != v.ShortTag() {
-			have.Value, have.Tag, have.Style = v.Value, v.Tag, v.Style
-		}
-	default:
-		setNode(m, key, v)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	kf "github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptfiles "github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/pkgupdate"
 	"github.com/kptkit/kptkit/pkg/result"
@@ -352,11 +353,15 @@ func TestUpdateOtherFiles(t *testing.T) {
 func TestLineage(t *testing.T) {
 	t.Parallel()
 	local := clone(t, kptpkg.Files{"Kptfile": []byte(kptfile("x"))}, origin1)
-	l, err := pkgupdate.ReadLineage(local)
+	root, err := kptfiles.Root(local)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := pkgupdate.Lineage{
+	l, err := kptfiles.LineageOf(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kptfiles.Lineage{
 		Upstream: &kf.Upstream{Type: "git", Git: &kf.Git{Repo: origin1.Repo, Directory: "app", Ref: "app/v1"}, UpdateStrategy: "resource-merge"},
 		Lock:     &kf.UpstreamLock{Type: "git", Git: &kf.GitLock{Repo: origin1.Repo, Directory: "app", Ref: "app/v1", Commit: "1111111"}},
 	}

@@ -6,7 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/kustomize/kyaml/yaml/walk"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -117,13 +117,13 @@ func merge3Resource(t *triple) (*yaml.RNode, []found, error) {
 // annotations the readers and kpt's merge comments add.
 func bookkeeping(p fieldPath) bool {
 	return len(p) == 3 && p[0] == "metadata" && p[1] == "annotations" &&
-		(kptfile.IsBookkeeping(p[2]) || p[2] == kptfile.AnnotationUpstreamIdentifier)
+		(kptapi.IsBookkeeping(p[2]) || p[2] == kptapi.AnnotationUpstreamIdentifier)
 }
 
 // uncompared are the annotations kpt strips before it compares a resource
 // deleted upstream with the downstream's.
 var uncompared = []string{
-	kptfile.AnnotationPath, kptfile.AnnotationIndex, kptfile.AnnotationInternalPath, kptfile.AnnotationInternalIndex,
+	kptapi.AnnotationPath, kptapi.AnnotationIndex, kptapi.AnnotationInternalPath, kptapi.AnnotationInternalIndex,
 	"config.kubernetes.io/merge-source", "internal.config.kubernetes.io/annotations-migration-resource-id",
 	"cnrm.cloud.google.com/blueprint",
 }

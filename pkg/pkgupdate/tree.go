@@ -9,8 +9,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -23,7 +24,7 @@ type tree struct {
 	files     kptpkg.Files
 	pkgs      []string
 	kptfiles  map[string]*yaml.RNode
-	lineage   map[string]Lineage
+	lineage   map[string]kptfile.Lineage
 	items     map[string][]*yaml.RNode // by package, in reading order
 	pristine  []*yaml.RNode            // every item as read, before the merge comments
 	owners    map[string]string        // a file's package, memoised
@@ -35,7 +36,7 @@ type tree struct {
 func readTree(files kptpkg.Files, name string) (*tree, error) {
 	t := &tree{
 		name: name, files: files, pkgs: files.Packages(),
-		kptfiles: map[string]*yaml.RNode{}, lineage: map[string]Lineage{},
+		kptfiles: map[string]*yaml.RNode{}, lineage: map[string]kptfile.Lineage{},
 		items: map[string][]*yaml.RNode{}, owners: map[string]string{},
 	}
 	items, err := files.Resources("", true)
@@ -50,7 +51,7 @@ func readTree(files kptpkg.Files, name string) (*tree, error) {
 	kfDocs := map[string][]*yaml.RNode{}
 	for _, n := range items {
 		p := pathOf(n)
-		if path.Base(p) == kptfile.FileName {
+		if path.Base(p) == kptapi.FileName {
 			kfDocs[p] = append(kfDocs[p], n)
 			continue
 		}
@@ -63,12 +64,13 @@ func readTree(files kptpkg.Files, name string) (*tree, error) {
 	}
 	for _, p := range slices.Sorted(maps.Keys(kfDocs)) {
 		docs := kfDocs[p]
-		if err := checkKptfile(p, docs); err != nil {
+		kf, err := kptfile.Documents(p, docs)
+		if err != nil {
 			return nil, fmt.Errorf("the %s package: %w", name, err)
 		}
-		dir := strings.TrimSuffix(strings.TrimSuffix(p, kptfile.FileName), "/")
-		t.kptfiles[dir] = docs[0]
-		t.lineage[dir], _ = lineageOf(docs[0], p)
+		dir := strings.TrimSuffix(strings.TrimSuffix(p, kptapi.FileName), "/")
+		t.kptfiles[dir] = kf
+		t.lineage[dir], _ = kptfile.LineageOf(kf) // Documents checked it
 	}
 	return t, nil
 }
@@ -106,7 +108,7 @@ func bookkeepingLast(n *yaml.RNode) {
 	var own, books []*yaml.Node
 	c := m.YNode().Content
 	for i := 0; i+1 < len(c); i += 2 {
-		if kptfile.IsBookkeeping(c[i].Value) {
+		if kptapi.IsBookkeeping(c[i].Value) {
 			books = append(books, c[i], c[i+1])
 		} else {
 			own = append(own, c[i], c[i+1])

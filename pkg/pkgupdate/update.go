@@ -11,6 +11,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -70,7 +72,7 @@ func newUpdater(old, updated, local kptpkg.Files) (*updater, error) {
 	lin := l.lineage[""]
 	switch {
 	case l.kptfiles[""] == nil:
-		return nil, kptfileError("Kptfile", errors.New("the package has none"))
+		return nil, kptfile.Error(kptapi.FileName, errors.New("the package has none"))
 	case lin.Upstream == nil || lin.Upstream.Git == nil:
 		return nil, errors.New("package must have an upstream reference")
 	case lin.Lock == nil || lin.Lock.Git == nil:
@@ -122,10 +124,10 @@ func (up *updater) root(origin Origin) error {
 		return err
 	}
 	kf := up.kptfiles[""]
-	if err := setLineage(kf, origin.upstream(), origin.lock()); err != nil {
+	if err := kptfile.SetLineage(kf, origin.upstream(), origin.lock()); err != nil {
 		return err
 	}
-	kptpkg.OrderKptfile(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+	kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
 	return nil
 }
 
@@ -165,7 +167,7 @@ func (up *updater) mergeSubpackage(d string) error {
 	return up.merge(d)
 }
 
-func gitOf(l Lineage) any {
+func gitOf(l kptfile.Lineage) any {
 	if l.Upstream == nil {
 		return nil
 	}
@@ -210,7 +212,7 @@ func (up *updater) kptfile(d string, root bool) error {
 				setNode(kf.YNode(), f, yaml.CopyYNode(v.Value.YNode()))
 			}
 		}
-		kptpkg.OrderKptfile(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+		kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
 	}
 	return nil
 }

@@ -5,38 +5,9 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// annotationsNode returns an item's metadata.annotations mapping (nil when
-// it has none), read from the node without decoding it; ok is false when
-// the item is not plain enough to read so (aliases, an annotation that is
-// not a scalar), and the caller should ask kyaml.
-func annotationsNode(n *yaml.RNode) (annos *yaml.Node, ok bool) {
-	m := n.YNode()
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil, false
-	}
-	meta := mapValue(m, "metadata")
-	if meta == nil {
-		return nil, true
-	}
-	if meta.Kind != yaml.MappingNode {
-		return nil, false
-	}
-	annos = mapValue(meta, "annotations")
-	if annos == nil {
-		return nil, true
-	}
-	if annos.Kind != yaml.MappingNode {
-		return nil, false
-	}
-	for i := 0; i+1 < len(annos.Content); i += 2 {
-		if annos.Content[i].Kind != yaml.ScalarNode || annos.Content[i+1].Kind != yaml.ScalarNode {
-			return nil, false
-		}
-	}
-	return annos, true
-}
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
 
 // mapValue returns the value of key in a mapping node, or nil.
 func mapValue(m *yaml.Node, key string) *yaml.Node {
@@ -49,9 +20,9 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 }
 
 // annotation reads one annotation of an item; ok is false when it cannot
-// be read directly (see annotationsNode).
+// be read directly (see kptpkg.AnnotationsNode).
 func annotation(n *yaml.RNode, key string) (value string, found, ok bool) {
-	annos, ok := annotationsNode(n)
+	annos, ok := kptpkg.AnnotationsNode(n)
 	if !ok || annos == nil {
 		return "", false, ok
 	}
@@ -64,7 +35,7 @@ func annotation(n *yaml.RNode, key string) (value string, found, ok bool) {
 // setAnnotation sets an annotation as kyaml does, unless it already holds
 // that string (kyaml would rewrite it alike).
 func setAnnotation(n *yaml.RNode, key, value string) error {
-	if annos, ok := annotationsNode(n); ok && annos != nil {
+	if annos, ok := kptpkg.AnnotationsNode(n); ok && annos != nil {
 		if v := mapValue(annos, key); v != nil && v.Value == value && v.Tag == yaml.NodeTagString &&
 			v.HeadComment == "" && v.LineComment == "" && v.FootComment == "" {
 			return nil
@@ -80,7 +51,7 @@ func setAnnotation(n *yaml.RNode, key, value string) error {
 // the item as it is: it has its path, and each pair of annotations kyaml
 // keeps twice (path, index, id) is both there or both absent.
 func settledPaths(n *yaml.RNode) bool {
-	annos, ok := annotationsNode(n)
+	annos, ok := kptpkg.AnnotationsNode(n)
 	if !ok || annos == nil {
 		return false
 	}
@@ -152,7 +123,7 @@ func snapshot(n *yaml.Node) *yaml.Node {
 // the node: only when the item has a non-empty, plain annotations mapping
 // without the key; otherwise it reports false and changes nothing.
 func setAnnotationFast(n *yaml.RNode, key, value string) bool {
-	annos, ok := annotationsNode(n)
+	annos, ok := kptpkg.AnnotationsNode(n)
 	if !ok || annos == nil || len(annos.Content) == 0 || mapValue(annos, key) != nil || strings.Contains(value, "\n") {
 		return false
 	}
@@ -165,7 +136,7 @@ func setAnnotationFast(n *yaml.RNode, key, value string) bool {
 // clearAnnotation removes an annotation as kyaml's ClearAnnotation does
 // (the first key of that name; the mapping stays, even empty).
 func clearAnnotation(n *yaml.RNode, key string) error {
-	annos, ok := annotationsNode(n)
+	annos, ok := kptpkg.AnnotationsNode(n)
 	if !ok {
 		return n.PipeE(yaml.ClearAnnotation(key))
 	}
@@ -181,38 +152,9 @@ func clearAnnotation(n *yaml.RNode, key string) error {
 	return nil
 }
 
-// filePath is an item's path annotation as kyaml's GetFileAnnotations
-// reads it (the internal one first).
+// filePath is an item's path annotation as kpt reads it
+// (kptpkg.FileAnnotations).
 func filePath(n *yaml.RNode) string {
-	p, _ := fileAnnotations(n)
+	p, _ := kptpkg.FileAnnotations(n)
 	return p
-}
-
-// fileAnnotations are an item's path and index annotations as kyaml's
-// GetFileAnnotations reads them (the legacy ones when the others are
-// missing), read from the node where it is plain enough.
-func fileAnnotations(n *yaml.RNode) (p, index string) {
-	annos, ok := annotationsNode(n)
-	if !ok {
-		p, index, _ = kioutil.GetFileAnnotations(n)
-		return p, index
-	}
-	if annos == nil {
-		return "", ""
-	}
-	return either(annos, kioutil.PathAnnotation, kioutil.LegacyPathAnnotation), //nolint:staticcheck // kpt reads both
-		either(annos, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation) //nolint:staticcheck // kpt reads both
-}
-
-// either is the value of key in annos, else that of legacy, else ""; the
-// last of a key given twice, as kyaml's map of them holds.
-func either(annos *yaml.Node, key, legacy string) string {
-	for _, k := range []string{key, legacy} {
-		for i := len(annos.Content) - 2; i >= 0; i -= 2 {
-			if annos.Content[i].Value == k {
-				return annos.Content[i+1].Value
-			}
-		}
-	}
-	return ""
 }

@@ -270,10 +270,10 @@ func insidePackage(p string) error {
 	if path.IsAbs(c) || c == ".." || strings.HasPrefix(c, "../") || strings.ContainsAny(p, "\\\x00") {
 		return fmt.Errorf("function must not modify resources outside of package: resource has path %s", p)
 	}
-	for seg := range strings.SplitSeq(c, "/") {
-		if why := kptpkg.DotGit(seg); why != "" {
-			return fmt.Errorf("function must not modify resources in git's folder: resource has path %s (invalid path: %s)", p, why)
-		}
+	// c is clean: its one "." segment, when it is ".", is CheckPath's to
+	// refuse once joined to its package.
+	if bad := kptpkg.CheckSegments(c); bad != nil && bad.DotGit != "" {
+		return fmt.Errorf("function must not modify resources in git's folder: resource has path %s (invalid path: %s)", p, bad.DotGit)
 	}
 	return nil
 }
@@ -284,7 +284,7 @@ func insidePackage(p string) error {
 func withIndexes(items []*yaml.RNode) []*yaml.RNode {
 	out := items
 	for i, n := range items {
-		if _, idx, _ := kioutil.GetFileAnnotations(n); idx == "" {
+		if _, idx := kptpkg.FileAnnotations(n); idx == "" {
 			if len(out) > 0 && &out[0] == &items[0] {
 				out = slices.Clone(items)
 			}
@@ -299,7 +299,7 @@ func withIndexes(items []*yaml.RNode) []*yaml.RNode {
 
 func describe(n *yaml.RNode) string {
 	s := n.GetKind() + "/" + n.GetName()
-	if p, _, _ := kioutil.GetFileAnnotations(n); p != "" {
+	if p := filePath(n); p != "" {
 		s += " (" + p + ")"
 	}
 	return s

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
@@ -115,7 +116,7 @@ func (r *renderer) watch(p InProcess, input []*yaml.RNode, cfg *yaml.RNode) ([]*
 func pathInvariants(items []*yaml.RNode) error {
 	seen := map[[3]string]bool{}
 	for _, n := range items {
-		p, idx := fileAnnotations(n)
+		p, idx := kptpkg.FileAnnotations(n)
 		if err := insidePackage(p); err != nil {
 			return err
 		}
@@ -288,12 +289,9 @@ func functionScope(cfg *yaml.RNode) string {
 	if cfg == nil {
 		return ""
 	}
-	a := cfg.GetAnnotations(kioutil.PathAnnotation, kioutil.LegacyPathAnnotation) //nolint:staticcheck // kpt reads both
-	p, ok := a[kioutil.PathAnnotation]
-	if !ok {
-		if p, ok = a[kioutil.LegacyPathAnnotation]; !ok { //nolint:staticcheck // kpt reads both
-			return ""
-		}
+	p, _ := kptpkg.FileAnnotations(cfg)
+	if p == "" {
+		return ""
 	}
 	dir := path.Clean(path.Dir(p))
 	if path.Base(dir) == "functions" {

@@ -8,7 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
 
@@ -33,10 +34,10 @@ func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
 		// variant edits it before rendering), else as the files hold it.
 		kf, err := r.kptfileItem(dir), error(nil)
 		if kf == nil {
-			kf, err = yaml.Parse(string(in.Files[path.Join(dir, kptfile.FileName)]))
+			kf, err = yaml.Parse(string(in.Files[path.Join(dir, kptapi.FileName)]))
 		}
 		if err == nil {
-			err = checkKptfile(kf)
+			err = kptfile.Check(kf)
 		}
 		if err != nil {
 			problems = append(problems, Problem{Package: dir, Field: "(file)", Reason: err.Error()})
@@ -59,23 +60,11 @@ func (r *renderer) readTree(in Input) ([]*yaml.RNode, error) {
 // kptfileItem returns the package's Kptfile among its items, or nil.
 func (r *renderer) kptfileItem(dir string) *yaml.RNode {
 	for _, n := range r.tree.local[dir] {
-		if n.GetKind() == kptfile.Kind && filePath(n) == kptfile.FileName {
+		if n.GetKind() == kptapi.Kind && filePath(n) == kptapi.FileName {
 			return n
 		}
 	}
 	return nil
-}
-
-// checkKptfile checks a Kptfile's type as kpt does.
-func checkKptfile(kf *yaml.RNode) error {
-	api, kind := kf.GetApiVersion(), kf.GetKind()
-	switch {
-	case api == kptfile.APIVersion && kind == kptfile.Kind:
-		return nil
-	case kind == kptfile.Kind && strings.HasPrefix(api, kptfile.Group+"/"):
-		return fmt.Errorf("old resource version %q found in Kptfile", strings.TrimPrefix(api, kptfile.Group+"/"))
-	}
-	return fmt.Errorf("unknown resource type %q found in Kptfile", api+", Kind="+kind)
 }
 
 // localItems sorts the tree's items into their packages, with paths

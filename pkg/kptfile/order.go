@@ -1,4 +1,4 @@
-package kptpkg
+package kptfile
 
 import (
 	"cmp"
@@ -8,9 +8,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// KptfileOrder is the order of a Kptfile's top-level fields as kpt writes
+// fieldOrder is the order of a Kptfile's top-level fields as kpt writes
 // them.
-var KptfileOrder = []string{"apiVersion", "kind", "metadata", "upstream", "upstreamLock", "info", "pipeline", "inventory", "status"}
+var fieldOrder = []string{"apiVersion", "kind", "metadata", "upstream", "upstreamLock", "info", "pipeline", "inventory", "status"}
 
 // kptfileFields are the field orders of the Kptfile's nested mappings as kpt
 // writes them (the field order of its Go types), by path from the root, "[]"
@@ -20,7 +20,7 @@ var (
 	kptfileFunction = []string{"image", "exec", "configPath", "configMap", "name", "selectors", "exclude"}
 	kptfileSelector = []string{"apiVersion", "kind", "name", "namespace", "labels", "annotations"}
 	kptfileFields   = map[string][]string{
-		"":                                  KptfileOrder,
+		"":                                  fieldOrder,
 		"metadata":                          {"name", "namespace", "labels", "annotations"},
 		"upstream":                          {"type", "git", "updateStrategy"},
 		"upstream.git":                      {"repo", "directory", "ref"},
@@ -59,13 +59,13 @@ func PlaceField(kf *yaml.Node, field string) {
 	placeNew(kf, "", func(k *yaml.Node) bool { return k.Value == field && k.Line == 0 })
 }
 
-// OrderKptfile moves the keys of a Kptfile's mappings, at every depth, that
+// Order moves the keys of a Kptfile's mappings, at every depth, that
 // isNew reports (keys an edit or a merge added, which have no place in the
 // input) to where kpt writes them: a struct's fields in kpt's field order
 // (before the first field kpt writes after them), a map's keys (labels,
 // annotations, configMap) in sorted order. New keys kpt does not know go
 // last; keys from the input keep their place.
-func OrderKptfile(kf *yaml.Node, isNew func(key *yaml.Node) bool) {
+func Order(kf *yaml.Node, isNew func(key *yaml.Node) bool) {
 	orderAt(kf, "", isNew)
 }
 
