@@ -177,7 +177,9 @@ func executable(path string) error {
 func outOfMemory(stderr []byte, own bool) bool {
 	if own {
 		for _, w := range []string{"fatal error: runtime: out of memory", "fatal error: out of memory",
-			"fatal error: runtime: cannot allocate memory", "SIGSEGV: segmentation violation"} {
+			"fatal error: runtime: cannot allocate memory", "SIGSEGV: segmentation violation",
+			// a thread's stack is data too: near the limit, a new thread fails
+			"runtime/cgo: pthread_create failed", "runtime: failed to create new OS thread"} {
 			if bytes.HasPrefix(stderr, []byte(w)) || bytes.Contains(stderr, []byte("\n"+w)) {
 				return true
 			}
