@@ -247,7 +247,7 @@ func writeItems(w io.Writer, items []*yaml.RNode, unwrap bool) error {
 func itemFiles(out render.Output) kptpkg.Files {
 	files := kptpkg.Files{}
 	for _, n := range out.Items {
-		p, _, _ := kioutil.GetFileAnnotations(n)
+		p, _ := kptpkg.FileAnnotations(n)
 		if b, ok := out.Files[p]; ok {
 			files[p] = b
 		}

@@ -258,7 +258,7 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 		fmt.Fprintf(stdout, "%s/%s: %s\n", v.Namespace, v.Name, v.Summary())
 		for _, res := range v.Results {
 			if res.Severity == result.SeverityWarning {
-				fmt.Fprintf(stderr, "  warning: %s\n", res.Message)
+				fmt.Fprintf(stderr, "  %s\n", res.String()) // names the resource when the message does not
 			}
 		}
 	}

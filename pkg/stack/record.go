@@ -8,10 +8,11 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
 )
@@ -69,10 +70,8 @@ func list(items []*resourcelist.Item) string {
 
 // packageName is the name of the package's root Kptfile, or DefaultName.
 func packageName(rl *resourcelist.ResourceList) string {
-	for _, it := range rl.Select(resourcelist.Header.IsRootKptfile) {
-		if n := it.Header().Name; n != "" {
-			return n
-		}
+	if it, _ := kptfile.RootItem(rl); it != nil && it.Header().Name != "" {
+		return it.Header().Name
 	}
 	return DefaultName
 }
@@ -124,7 +123,7 @@ func (t *target) write(rl *resourcelist.ResourceList, st v1alpha1.StackStatus) e
 		{fieldpath.Path{"apiVersion"}, v1alpha1.APIVersion},
 		{fieldpath.Path{"kind"}, v1alpha1.KindStack},
 		{fieldpath.Path{"metadata", "name"}, t.name},
-		{fieldpath.Path{"metadata", "annotations", kptfile.AnnotationLocalConfig}, "true"},
+		{fieldpath.Path{"metadata", "annotations", kptapi.AnnotationLocalConfig}, "true"},
 	} {
 		if err := fieldpath.SetString(n, f.path, f.value); err != nil {
 			return err
