@@ -80,7 +80,9 @@ func FuzzItems(f *testing.F) {
 			}
 			return
 		}
-		lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		// YAML breaks a line at "\r\n", "\n" and a lone "\r", and numbers
+		// lines so.
+		lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data)), "\n")
 		for _, m := range lineOf.FindAllStringSubmatch(err.Error(), -1) {
 			for _, l := range []string{m[1], m[3]} {
 				n, _ := strconv.Atoi(l)

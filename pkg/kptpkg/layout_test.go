@@ -163,11 +163,11 @@ func FuzzLayout(f *testing.F) {
 	})
 }
 
-// TestKrmignoreWithoutPaths: .krmignore lines that name no path ("!", "/")
+// TestKrmignoreWithoutPaths: .krmignore lines that name no path ("!", "/", also before a carriage return)
 // match nothing (the matcher kpt uses panics on them); the others apply.
 func TestKrmignoreWithoutPaths(t *testing.T) {
 	t.Parallel()
-	f := kptpkg.Files{"Kptfile": []byte(kf), ".krmignore": []byte("!\n /\n!/ \nx.yaml\n"), "x.yaml": []byte(cm("x")), "y.yaml": []byte(cm("y"))}
+	f := kptpkg.Files{"Kptfile": []byte(kf), ".krmignore": []byte("!\n /\n!/ \n!\r\n/\r\nx.yaml\r\n"), "x.yaml": []byte(cm("x")), "y.yaml": []byte(cm("y"))}
 	if diff := cmp.Diff([]string{"Kptfile", "y.yaml"}, f.ResourcePaths("", true)); diff != "" {
 		t.Errorf("ResourcePaths (-want +got):\n%s", diff)
 	}

@@ -210,12 +210,13 @@ func (f Files) ignorer() *ignorer {
 
 // matchable leaves out of a .krmignore the lines that name no path ("!",
 // "/", "!/"), on which the matcher kpt and kptkit use panics; git matches
-// nothing with them.
+// nothing with them. A line is read as the matcher reads it: a carriage
+// return before its end dropped, then spaces trimmed.
 func matchable(b []byte) []byte {
 	lines := bytes.Split(b, []byte("\n"))
 	kept := lines[:0]
 	for _, l := range lines {
-		t := bytes.Trim(l, " ")
+		t := bytes.Trim(bytes.TrimSuffix(l, []byte("\r")), " ")
 		p := bytes.TrimPrefix(bytes.TrimPrefix(t, []byte("!")), []byte("/"))
 		if len(t) == 0 || t[0] == '#' || len(p) > 0 {
 			kept = append(kept, l)
