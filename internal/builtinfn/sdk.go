@@ -229,17 +229,7 @@ var ApplySetters framework.ResourceListProcessor = framework.ResourceListProcess
 		rl.Results = framework.Results{{Message: "failed to apply setters: " + err.Error(), Severity: framework.Error}}
 		return err
 	}
-	rl.Results = nil
-	if len(s.Results) == 0 {
-		rl.Results = framework.Results{{Message: "no matches for input setter(s)"}}
-	}
-	for _, res := range s.Results {
-		rl.Results = append(rl.Results, &framework.Result{
-			Message: fmt.Sprintf("set field value to %q", res.Value),
-			Field:   &framework.Field{Path: res.FieldPath},
-			File:    &framework.File{Path: res.FilePath},
-		})
-	}
+	rl.Results = settersResults(s.Results)
 	return nil
 })
 

@@ -16,9 +16,10 @@ import (
 // applySettersDirect is executeFramework(ApplySetters, in) without the
 // work that leaves the list as it was: a ResourceList goes in, the list
 // kyaml's framework.Execute writes and the processor's error come out. The
-// catalog's own processor (its config reading, its filter and messages)
-// runs on the items as parsed, and only on the items with a setter comment
-// (the filter changes nothing else and reports nothing else). kyaml's
+// catalog's processor (its config reading and messages, its filter redone
+// on the nodes as setterFilter) runs on the items as parsed, and only on
+// the items with a setter comment (the filter changes nothing else and
+// reports nothing else). kyaml's
 // annotation migration is skipped for a list it leaves unchanged
 // (settled), and the results are written by pkg/resourcelist's emitter
 // where it takes them, instead of yaml.v3 marshalling, parsing and encoding
@@ -30,7 +31,7 @@ func applySettersDirect(in []byte) ([]byte, error) {
 		return nil, fmt.Errorf("failed to read ResourceList input: %w", err)
 	}
 	if !settled(l.Items) {
-		return executeList(ApplySetters, l)
+		return executeList(applySettersNodes, l)
 	}
 	var tagged []*yaml.RNode
 	for _, n := range l.Items {
@@ -39,7 +40,7 @@ func applySettersDirect(in []byte) ([]byte, error) {
 		}
 	}
 	rl := framework.ResourceList{Items: tagged, FunctionConfig: l.FunctionConfig}
-	retErr := ApplySetters.Process(&rl)
+	retErr := applySettersNodes.Process(&rl)
 	res, ok := resultsNode(rl.Results)
 	if !ok {
 		// results the emitter may not write as yaml.v3 would: the
