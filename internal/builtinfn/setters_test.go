@@ -217,6 +217,9 @@ func FuzzApplySetters(f *testing.F) {
 		"items:\n- kind: Pod\n  metadata:\n    name: p\n    annotations:\n      config.kubernetes.io/path: 'on' # kpt-set: ${tag}\n      internal.config.kubernetes.io/path: 'on'\n  spec: {x: a # kpt-set: ${nope}\n}\n",
 		"items:\n- kind: Pod\n  metadata:\n    annotations:\n      config.kubernetes.io/path: 'b.yaml'\n  spec:\n    x: y # kpt-set: ${image}-${unknown}\n",
 		"items:\n- kind: Pod\n  spec:\n    x: y # kpt-set: ${image}\n- kind: Pod\n  metadata: {annotations: {}}\n",
+		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    host: nginx-7.example # kpt-set: ${image}-${n}.${domain}\n    list: # kpt-set: ${envs}-x\n    - a\n",
+		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    host: a-7.example # kpt-set: ${image}-${n}.${domain}\n    partial: x # kpt-set: ${image}-${n}\n",
+		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    m:\n    - - a # kpt-set: ${tag}\n      - {b: c # kpt-set: ${image}\n        }\n    x: 1 # kpt-set: ${tag}\n    x: 2 # kpt-set: ${image}\n",
 		"items:\n- &a\n  kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    x: &v y # kpt-set: ${image}\n    z: *v\n",
 	} {
 		f.Add([]byte(head + items + cfg))
