@@ -138,8 +138,11 @@ func visitFields(m *yaml.Node, fn func(k, v *yaml.Node) error) error {
 }
 
 // duplicateKeys returns the index of each key's first field when a key is
-// given twice, or nil.
+// given twice, or nil (a small mapping is checked without a map).
 func duplicateKeys(m *yaml.Node) map[string]int {
+	if len(m.Content) <= 32 && !smallDuplicates(m.Content) {
+		return nil
+	}
 	seen := make(map[string]int, len(m.Content)/2)
 	dup := false
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -153,6 +156,18 @@ func duplicateKeys(m *yaml.Node) map[string]int {
 		return nil
 	}
 	return seen
+}
+
+// smallDuplicates: a key of the mapping's content is given twice.
+func smallDuplicates(content []*yaml.Node) bool {
+	for i := 2; i+1 < len(content); i += 2 {
+		for j := 0; j < i; j += 2 {
+			if content[i].Value == content[j].Value {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // setterPattern is the catalog's extractSetterPattern.

@@ -221,6 +221,7 @@ func FuzzApplySetters(f *testing.F) {
 		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    host: a-7.example # kpt-set: ${image}-${n}.${domain}\n    partial: x # kpt-set: ${image}-${n}\n",
 		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    m:\n    - - a # kpt-set: ${tag}\n      - {b: c # kpt-set: ${image}\n        }\n    x: 1 # kpt-set: ${tag}\n    x: 2 # kpt-set: ${image}\n",
 		"items:\n- &a\n  kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n    x: &v y # kpt-set: ${image}\n    z: *v\n",
+		"items:\n- kind: Pod\n  metadata:\n    name: p\n" + annos + "  spec:\n" + manyKeys(20) + "    k3: a # kpt-set: ${image}\n",
 	} {
 		f.Add([]byte(head + items + cfg))
 	}
@@ -230,6 +231,15 @@ func FuzzApplySetters(f *testing.F) {
 		}
 		sameAsFramework(t, "input", in)
 	})
+}
+
+// manyKeys is a mapping's n fields, k0 to k(n-1), each with a setter.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "    k%d: v # kpt-set: ${tag}\n", i)
+	}
+	return b.String()
 }
 
 // namesSetter: a value of the list, or a setter's name, that the catalog
