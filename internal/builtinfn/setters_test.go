@@ -116,6 +116,7 @@ func TestApplySettersCorpus(t *testing.T) {
 			changed++
 		}
 	}
+	t.Logf("%d lists, %d with a setter set", len(lists), changed)
 	// the corpus's setters are set (not only "no matches")
 	if changed < 20 {
 		t.Errorf("%d of %d lists had a setter set", changed, len(lists))
