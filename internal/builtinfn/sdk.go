@@ -229,17 +229,7 @@ var ApplySetters framework.ResourceListProcessor = framework.ResourceListProcess
 		rl.Results = framework.Results{{Message: "failed to apply setters: " + err.Error(), Severity: framework.Error}}
 		return err
 	}
-	rl.Results = nil
-	if len(s.Results) == 0 {
-		rl.Results = framework.Results{{Message: "no matches for input setter(s)"}}
-	}
-	for _, res := range s.Results {
-		rl.Results = append(rl.Results, &framework.Result{
-			Message: fmt.Sprintf("set field value to %q", res.Value),
-			Field:   &framework.Field{Path: res.FieldPath},
-			File:    &framework.File{Path: res.FilePath},
-		})
-	}
+	rl.Results = settersResults(s.Results)
 	return nil
 })
 
@@ -250,7 +240,7 @@ var ApplySetters framework.ResourceListProcessor = framework.ResourceListProcess
 // failure exits 1 with the error on stderr (the command prints it, and so
 // does main).
 func applySetters(in []byte) ([]byte, render.Exit) {
-	out, err := executeFramework(ApplySetters, in)
+	out, err := applySettersDirect(in)
 	if err != nil {
 		return out, render.Exit{Code: 1, Stderr: fmt.Sprintf("%v", err) + fmt.Sprintln(err)}
 	}
@@ -263,6 +253,11 @@ func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, err
 	if err != nil {
 		return nil, fmt.Errorf("failed to read ResourceList input: %w", err)
 	}
+	return executeList(p, l)
+}
+
+// executeList is framework.Execute after the list is read.
+func executeList(p framework.ResourceListProcessor, l render.List) ([]byte, error) {
 	rl := framework.ResourceList{Items: l.Items, FunctionConfig: l.FunctionConfig}
 	annos, err := kio.PreprocessResourcesForInternalAnnotationMigration(rl.Items)
 	if err != nil {
@@ -272,15 +267,9 @@ func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, err
 	if err := kio.ReconcileInternalAnnotations(rl.Items, annos); err != nil {
 		return nil, err
 	}
-	results := l.Results
-	if len(rl.Results) > 0 {
-		b, err := yaml.Marshal(rl.Results)
-		if err != nil {
-			return nil, err
-		}
-		if results, err = yaml.Parse(string(b)); err != nil {
-			return nil, err
-		}
+	results, err := marshalResults(rl.Results, l.Results)
+	if err != nil {
+		return nil, err
 	}
 	for _, n := range rl.Items {
 		if err := yaml.ClearEmptyAnnotations(n); err != nil {
@@ -292,6 +281,19 @@ func executeFramework(p framework.ResourceListProcessor, in []byte) ([]byte, err
 		return nil, err
 	}
 	return out, retErr
+}
+
+// marshalResults is the results field the framework writes: the
+// processor's results, or the input's when it has none.
+func marshalResults(rs framework.Results, input *yaml.RNode) (*yaml.RNode, error) {
+	if len(rs) == 0 {
+		return input, nil
+	}
+	b, err := yaml.Marshal(rs)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Parse(string(b))
 }
 
 // panicked is the output of a built-in that panicked: an error result, and

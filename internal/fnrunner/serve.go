@@ -13,6 +13,10 @@ import (
 	"github.com/kptkit/kptkit/internal/fnrunner/evaluator"
 )
 
+// window is the flow control window of a stream and of a connection: a
+// ResourceList of a few hundred kilobytes is taken in one go.
+const window = 4 << 20
+
 // Serve answers calls on lis in plain text, as porch-server dials its
 // function runner, until ctx ends (SIGTERM): then it takes no new call and
 // the health service says NOT_SERVING, lets the calls in flight end for up
@@ -22,6 +26,10 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 		grpc.MaxRecvMsgSize(s.opts.MaxMessageSize),
 		grpc.MaxSendMsgSize(s.opts.MaxMessageSize),
 		grpc.ForceServerCodecV2(codec{}),
+		grpc.InitialWindowSize(window),
+		grpc.InitialConnWindowSize(window),
+		grpc.WriteBufferSize(256<<10),
+		grpc.ReadBufferSize(256<<10),
 	)
 	evaluator.RegisterFunctionEvaluatorServer(gs, s)
 	healthpb.RegisterHealthServer(gs, healthService{Server: s.health, stopping: s.stopping})
