@@ -203,4 +203,3 @@ func (r *runner) fleetDigest() string {
 	}
 	return "sha256:" + d.Hex()
 }
-
