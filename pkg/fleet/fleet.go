@@ -78,6 +78,9 @@ func Run(in Input, opts Options) (*Report, error) {
 	report := &Report{Results: result.List(rs).Sorted(), Variants: r.reported()}
 	report.Removed = r.prune()
 	report.Status = r.shardStatus()
+	if !opts.Shard.Whole() {
+		report.Shard = opts.Shard.String()
+	}
 	return report, nil
 }
 
