@@ -112,17 +112,21 @@ func gather(t *testing.T, base string, shards []string) map[string]string {
 	by := map[string]string{}
 	for _, s := range shards {
 		now := snapshot(t, s, "")
+		changed := func(p string) {
+			if other, ok := by[p]; ok && !strings.HasSuffix(p, "/") { // a folder holds several shards' packages
+				t.Errorf("%s is changed by %s and %s", p, other, s)
+			}
+			by[p] = s
+		}
 		for p, b := range now {
 			if old, ok := was[p]; (!ok || old != b) && !isStatus(p) {
-				if other, ok := by[p]; ok && !strings.HasSuffix(p, "/") {
-					t.Errorf("%s is changed by %s and %s", p, other, s)
-				}
-				by[p], out[p] = s, b
+				changed(p)
+				out[p] = b
 			}
 		}
 		for p := range was {
 			if _, ok := now[p]; !ok {
-				by[p] = s
+				changed(p)
 				delete(out, p)
 			}
 		}
