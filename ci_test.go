@@ -13,9 +13,9 @@ import (
 
 // ciStep is a step of the GitHub Actions job in docs/ci.md.
 type ciStep struct {
-	Name string `yaml:"name"`
-	If   string `yaml:"if"`
-	Run  string `yaml:"run"`
+	Name string            `yaml:"name"`
+	If   string            `yaml:"if"`
+	Run  string            `yaml:"run"`
 	Uses string            `yaml:"uses"`
 	With map[string]string `yaml:"with"`
 }
