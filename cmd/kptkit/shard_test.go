@@ -245,3 +245,48 @@ func perShard(t *testing.T, fleetDir, out string, n int) {
 		t.Errorf("the shards whose --dry-run shows the edit (-want +got):\n%s", d)
 	}
 }
+
+// TestMergeStatusRefused: merge-status given a shard twice, a shard
+// missing, files of two fleets or no file: refused naming the files, and
+// -o is not written. A shard's --status FILE is written where given.
+func TestMergeStatusRefused(t *testing.T) {
+	t.Parallel()
+	dir := workspace(t, map[string]string{"variants/pv.yaml": pv("web", "  downstream: {repo: edge01, package: app}\n") + "---\n" +
+		pv("db", "  downstream: {repo: edge02, package: app}\n")})
+	status := func(shard, name string, more ...string) string {
+		file := filepath.Join(dir, name)
+		if code, stdout, stderr := kptkit(t, dir, append(more, "--shard", shard, "--status", file)...); code != 0 {
+			t.Fatalf("--shard %s: exit %d\n%s%s", shard, code, stdout, stderr)
+		}
+		return file
+	}
+	s0, s1 := status("0/2", "s0.yaml"), status("1/2", "s1.yaml")
+	other := status("1/2", "other.yaml", "--prune=false")
+	three := status("0/3", "three.yaml")
+	merged := filepath.Join(dir, "merged.yaml")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"twice", []string{s0, s1, s1}, 1, s1 + " and " + s1 + " are both shard 1/2: give each shard's file once"},
+		{"missing", []string{s1}, 1, "shard 0/2 is missing (variants.status.0-of-2.yaml): give all 2 shards' files"},
+		{"other fleet", []string{s0, other}, 1, "the files are of different fleets: "},
+		{"other count", []string{s0, three}, 1, "the files are of different fleets: "},
+		{"none", nil, 2, "no status files: give the N files of the fleet's shards (variants.status.K-of-N.yaml)"},
+		{"no such file", []string{s0, filepath.Join(dir, "nope.yaml")}, 1, "cannot read the status file: open " + filepath.Join(dir, "nope.yaml") + ": no such file or directory"},
+	} {
+		code, stdout, stderr := runCLI(append([]string{"kptkit", "variants", "merge-status", "-o", merged}, c.args...)...)
+		if code != c.code || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.name, code, stdout, stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(merged); !os.IsNotExist(err) {
+			t.Errorf("%s: -o is written", c.name)
+		}
+	}
+	code, stdout, stderr := runCLI("kptkit", "variants", "merge-status", s1, s0)
+	if code != 0 || !strings.Contains(stdout, "name: web") || !strings.Contains(stdout, "name: db") || strings.Contains(stdout, "kptkit.dev/shard") {
+		t.Errorf("merge-status: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -53,6 +53,11 @@ nothing, and in them only the files kptkit wrote. One run writes OUT at a
 time: another fails at once naming it, or waits with --wait. The status of
 every variant and set is written to OUT/variants.status.yaml (or --status).
 
+With --shard K/N the run renders and prunes one of N shares of the fleet, for
+N workers on copies of OUT (docs/scale.md); its status goes to
+OUT/variants.status.K-of-N.yaml, and kptkit variants merge-status puts the N
+files together.
+
 Each step of a package's pipeline is bounded as in kptkit render: a step
 that runs longer than --step-timeout, or whose process (starlark, an
 --exec-for binary) maps more than --step-memory for its data, fails its
