@@ -76,13 +76,8 @@ func (s Shard) of(j *job) int {
 		return 0
 	}
 	d := j.pv.Spec.Downstream
-	if d == nil || d.Repo == "" || d.Package == "" {
+	if d == nil || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
 		return 0
-	}
-	for _, f := range []struct{ field, value string }{{"spec.downstream.repo", d.Repo}, {"spec.downstream.package", d.Package}} {
-		if kptpkg.CheckPath(f.field, f.value) != nil || kptpkg.CheckReserved(f.field, f.value) != nil {
-			return 0
-		}
 	}
 	return ShardOf(j.path, s.N)
 }

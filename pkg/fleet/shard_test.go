@@ -313,3 +313,49 @@ func TestMergeStatusRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestShardInvalidDownstream: a variant without a valid downstream (none,
+// no package, a reserved name) is shard 0's: its status is in shard 0's
+// file, and every other shard marks it 0/N; every shard reports it.
+func TestShardInvalidDownstream(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "validation")
+	invalid := []string{"empty", "everything-wrong", "reserved-names"}
+	for _, n := range []int{2, 7} {
+		for k := range n {
+			g := runGolden(t, dir, fleet.Shard{K: k, N: n})
+			docs, err := kptpkg.Items("status.yaml", g.status)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, d := range docs {
+				if slices.Contains(invalid, d.GetName()) {
+					got[d.GetName()] = d.GetAnnotations()["kptkit.dev/shard"]
+					if d.Field("status") == nil && k == 0 {
+						t.Errorf("shard 0/%d: %s has no status", n, d.GetName())
+					}
+				}
+			}
+			want := map[string]string{}
+			for _, name := range invalid {
+				want[name] = ""
+				if k > 0 {
+					want[name] = fmt.Sprintf("0/%d", n)
+				}
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("shard %d/%d: the marks of the variants without a valid downstream (-want +got):\n%s", k, n, d)
+			}
+			var reported []string
+			for _, v := range g.report.Variants {
+				if slices.Contains(invalid, v.Name) && v.Outcome == fleet.Failed {
+					reported = append(reported, v.Name)
+				}
+			}
+			if len(reported) != len(invalid) || !g.report.Failed() {
+				t.Errorf("shard %d/%d reports %v of %v, failed %v", k, n, reported, invalid, g.report.Failed())
+			}
+		}
+	}
+}
