@@ -89,7 +89,7 @@ func (r *runner) survey(existing []Stored) []result.Result {
 		case !r.opts.PruneAll:
 			continue
 		}
-		if !r.opts.Shard.prunes(d) {
+		if !r.prunes(d) {
 			continue // another shard's (shard.go)
 		}
 		pl.drops[st.Path] = d

@@ -18,8 +18,9 @@ import (
 // variants of its shard and prunes the packages of its shard, so that no
 // two shards touch one package and the union of their changes is what a
 // whole run makes. A variant's shard is that of its downstream folder; a
-// package another variant of the run owns (whose variant moved it) is that
-// variant's shard's, any other package its own folder's.
+// package a variant of the run owns (whose variant moved it), or one a
+// variant's new package lies inside or around, is that variant's shard's;
+// any other package its own folder's.
 
 // Shard is one of N shares of a fleet, K (0 ≤ K < N). The zero Shard is
 // the whole fleet.
@@ -90,12 +91,40 @@ func (s Shard) mine(j *job) bool { return s.Whole() || s.of(j) == s.K }
 func (s Shard) holds(folder string) bool { return s.Whole() || ShardOf(folder, s.N) == s.K }
 
 // prunes reports whether an existing package the run drops is this
-// shard's to drop: its variant's shard's, or its folder's.
-func (s Shard) prunes(d *drop) bool {
-	if d.job != nil {
+// shard's to drop: its variant's shard's (the variant moved it); else, when
+// a package of the run lies inside or around it (its write moves it), that
+// variant's shard's; else its own folder's.
+func (r *runner) prunes(d *drop) bool {
+	s := r.opts.Shard
+	switch {
+	case s.Whole():
+		return true
+	case d.job != nil:
 		return s.mine(d.job)
 	}
+	if mover := r.mover(d.st.Path); mover != nil {
+		return s.mine(mover)
+	}
 	return s.holds(d.st.Path)
+}
+
+// mover returns the first valid variant of the plan whose package lies
+// inside, or around, the folder p; nil for none.
+func (r *runner) mover(p string) *job {
+	pl := r.places
+	nested := len(below(pl.paths, p)) > 0
+	for dir := parent(p); dir != "" && !nested; dir = parent(dir) {
+		nested = pl.wanted[dir]
+	}
+	if !nested {
+		return nil
+	}
+	for _, j := range r.plan.jobs {
+		if len(j.errs) == 0 && j.path != "" && (kptpkg.Inside(j.path, p) || kptpkg.Inside(p, j.path)) {
+			return j
+		}
+	}
+	return nil
 }
 
 // rendered returns the jobs the run renders: its shard's, less those the
