@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/fleet"
@@ -287,6 +288,19 @@ func TestMergeStatusRefuses(t *testing.T) {
 	whole := read(fleet.Shard{}, "whole.yaml")
 	s1again := s1
 	s1again.Name = "s1-again.yaml"
+	// s1 with an entry of shard 0 unmarked, and with its last entry gone.
+	unmarked := fleet.ShardStatus{Name: "unmarked.yaml", Docs: kptpkg.Copy(s1.Docs)}
+	entry := ""
+	for _, d := range unmarked.Docs {
+		if d.GetAnnotations()["kptkit.dev/shard"] == "0/3" {
+			entry = d.GetName()
+			if _, err := d.Pipe(yaml.ClearAnnotation("kptkit.dev/shard")); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	short := fleet.ShardStatus{Name: "short.yaml", Docs: s1.Docs[:len(s1.Docs)-1]}
 	fleetDigest := func(s fleet.ShardStatus) string {
 		return s.Docs[0].Field("spec").Value.Field("fleet").Value.YNode().Value
 	}
@@ -301,6 +315,8 @@ func TestMergeStatusRefuses(t *testing.T) {
 		{"twice and missing", []fleet.ShardStatus{s1, s1again, s2}, "s1.yaml and s1-again.yaml are both shard 1/3: give each shard's file once; shard 0/3 is missing (variants.status.0-of-3.yaml): give all 3 shards' files"},
 		{"two fleets", []fleet.ShardStatus{s0, s1, s2, other},
 			"the files are of different fleets: other.yaml (" + fleetDigest(other) + ", 2 shards); s0.yaml, s1.yaml, s2.yaml (" + fleetDigest(s0) + ", 3 shards): merge the files of one run of the shards"},
+		{"unmarked", []fleet.ShardStatus{s0, unmarked, s2}, "s0.yaml: PackageVariant/" + entry + " has its status in 2 files, not in shard 0/3's alone"},
+		{"short", []fleet.ShardStatus{s0, short, s2}, fmt.Sprintf("s0.yaml has %d documents and short.yaml %d: they are not shards of one run", len(s0.Docs), len(short.Docs))},
 		{"whole", []fleet.ShardStatus{whole, s0}, "whole.yaml: not a shard's status: its first document is not a FleetShard (fn.kptkit.dev/v1alpha1) (kptkit variants render --shard writes one)"},
 	} {
 		_, err := fleet.MergeStatus(c.files)

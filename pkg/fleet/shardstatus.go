@@ -140,7 +140,7 @@ func mergeEntries(byK []*shardFile) ([]*yaml.RNode, error) {
 // does not mark it.
 func entryOwner(byK []*shardFile, i int) (int, error) {
 	want := resourcelist.HeaderOf(byK[0].Docs[i])
-	owner := -1
+	owner, unmarked := -1, 0
 	for _, f := range byK {
 		h := resourcelist.HeaderOf(f.Docs[i])
 		if h.APIVersion != want.APIVersion || h.Kind != want.Kind || h.Namespace != want.Namespace || h.Name != want.Name {
@@ -148,6 +148,7 @@ func entryOwner(byK []*shardFile, i int) (int, error) {
 		}
 		mark, ok := h.Annotations[v1alpha1.AnnotationShard]
 		if !ok {
+			unmarked++
 			continue
 		}
 		sh, err := ParseShard(mark, "")
@@ -159,8 +160,8 @@ func entryOwner(byK []*shardFile, i int) (int, error) {
 	if owner < 0 {
 		return 0, nil
 	}
-	if _, ok := resourcelist.HeaderOf(byK[owner].Docs[i]).Annotations[v1alpha1.AnnotationShard]; ok {
-		return 0, fmt.Errorf("%s: %s is marked as another shard's in every file", byK[owner].Name, want)
+	if _, ok := resourcelist.HeaderOf(byK[owner].Docs[i]).Annotations[v1alpha1.AnnotationShard]; ok || unmarked != 1 {
+		return 0, fmt.Errorf("%s: %s has its status in %d files, not in shard %d/%d's alone", byK[owner].Name, want, unmarked, owner, len(byK))
 	}
 	return owner, nil
 }
