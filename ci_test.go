@@ -13,10 +13,11 @@ import (
 
 // ciStep is a step of the GitHub Actions job in docs/ci.md.
 type ciStep struct {
-	Name string `yaml:"name"`
-	If   string `yaml:"if"`
-	Run  string `yaml:"run"`
-	Uses string `yaml:"uses"`
+	Name string            `yaml:"name"`
+	If   string            `yaml:"if"`
+	Run  string            `yaml:"run"`
+	Uses string            `yaml:"uses"`
+	With map[string]string `yaml:"with"`
 }
 
 // ciJob reads the job of docs/ci.md: the yaml block that holds `jobs:`.
@@ -54,9 +55,16 @@ func ciJob(t *testing.T) []ciStep {
 // It returns whether the job failed and what the steps printed.
 func runJob(t *testing.T, dir string, env []string, steps []ciStep) (failed bool, log string) {
 	t.Helper()
+	return runSteps(t, dir, env, steps, nil)
+}
+
+// runSteps runs steps as runJob does; a uses: step goes to uses, when it
+// is given (the artifacts of a matrix), and is left out otherwise.
+func runSteps(t *testing.T, dir string, env []string, steps []ciStep, uses func(ciStep) error) (failed bool, log string) {
+	t.Helper()
 	var out strings.Builder
 	for _, s := range steps {
-		if s.Run == "" {
+		if s.Run == "" && (s.Uses == "" || uses == nil) {
 			continue
 		}
 		cond := strings.TrimSpace(s.If)
@@ -66,6 +74,13 @@ func runJob(t *testing.T, dir string, env []string, steps []ciStep) (failed bool
 			continue
 		}
 		if skip := readmeSkip(commentsOf(s.Run)); skip != "" {
+			continue
+		}
+		if s.Run == "" {
+			if err := uses(s); err != nil {
+				out.WriteString("## " + s.Uses + "\n(failed: " + err.Error() + ")\n")
+				failed = true
+			}
 			continue
 		}
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)

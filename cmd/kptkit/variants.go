@@ -27,7 +27,7 @@ import (
 var variantsCommand = &command{
 	name:    "variants",
 	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-	subs:    []*command{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
+	subs:    []*command{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}, mergeStatusCommand},
 }
 
 const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
@@ -52,6 +52,11 @@ path kptkit.dev/downstream names) are ever written or removed, each all or
 nothing, and in them only the files kptkit wrote. One run writes OUT at a
 time: another fails at once naming it, or waits with --wait. The status of
 every variant and set is written to OUT/variants.status.yaml (or --status).
+
+With --shard K/N the run renders and prunes one of N shares of the fleet, for
+N workers on copies of OUT (docs/scale.md); its status goes to
+OUT/variants.status.K-of-N.yaml, and kptkit variants merge-status puts the N
+files together.
 
 Each step of a package's pipeline is bounded as in kptkit render: a step
 that runs longer than --step-timeout, or whose process (starlark, an
@@ -82,6 +87,7 @@ type variantsCmd struct {
 	repoMap, execFor                                     *pairFlag
 	prefixes                                             listFlag
 	limits                                               *limitFlags
+	shard                                                shardFlag // shard.go
 }
 
 func variantsFlags(call *call) *variantsCmd {
@@ -104,6 +110,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
 	c.limits = addStepLimits(c.FlagSet)
 	c.DurationVar(&c.wait, "wait", 0, "wait up to `DURATION` for another run on --out to end (default: fail at once)")
+	c.addShardFlag()
 	return c
 }
 
@@ -119,6 +126,9 @@ func (c *variantsCmd) validate() error {
 		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
 	case c.wait < 0:
 		return fmt.Errorf("--wait is %s: it takes a duration of 0 or more", c.wait)
+	}
+	if err := c.validateShard(os.Getenv); err != nil {
+		return err
 	}
 	_, err := c.limits.limits()
 	return err
@@ -166,7 +176,8 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 	opts := fleet.Options{
 		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
 		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
-		Salt: "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
+		Salt:  "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
+		Shard: c.shard.shard,
 	}
 	if c.render {
 		// Rendering makes much short-lived garbage (each variant's steps
@@ -215,7 +226,7 @@ func (c *variantsCmd) writeStatus(out *pkgfs.Out, r *fleet.Report) error {
 		return err
 	}
 	if c.status == "" {
-		_, err = out.WriteFile(statusFile, b)
+		_, err = out.WriteFile(c.statusName(), b)
 	} else {
 		_, err = pkgfs.WriteFile(c.status, b)
 	}
@@ -278,6 +289,9 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 	what := "variants rendered into " + out
 	if len(r.Variants) == 1 {
 		what = "variant rendered into " + out
+	}
+	if r.Shard != "" {
+		what += " (shard " + r.Shard + ")"
 	}
 	if !n.Changed() {
 		what += ": nothing changed"

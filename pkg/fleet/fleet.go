@@ -45,6 +45,10 @@ type Options struct {
 	// Progress, when set, is called as each variant is done (from several
 	// goroutines, one at a time).
 	Progress func(done, total int, v *Variant)
+	// Shard, unless whole, renders and prunes only the shard's share of
+	// the fleet, and the status says which shard of which fleet it is
+	// (shard.go).
+	Shard Shard
 }
 
 // Renderer runs a package's Kptfile pipeline (pkg/render, as kpt fn
@@ -71,12 +75,12 @@ func Run(in Input, opts Options) (*Report, error) {
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}}
 	rs = append(rs, r.survey(existing)...)
 	r.runAll()
-	report := &Report{Results: result.List(rs).Sorted()}
-	for _, j := range p.jobs {
-		report.Variants = append(report.Variants, j.v)
-	}
+	report := &Report{Results: result.List(rs).Sorted(), Variants: r.reported()}
 	report.Removed = r.prune()
-	report.Status = status(p)
+	report.Status = r.shardStatus()
+	if !opts.Shard.Whole() {
+		report.Shard = opts.Shard.String()
+	}
 	return report, nil
 }
 
@@ -99,7 +103,7 @@ type runner struct {
 // into its own Variant, so the report's order is the plan's whatever the
 // scheduling.
 func (r *runner) runAll() {
-	jobs := r.plan.jobs
+	jobs := r.rendered()
 	next := make(chan *job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

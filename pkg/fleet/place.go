@@ -68,7 +68,9 @@ func (r *runner) survey(existing []Stored) []result.Result {
 			continue
 		}
 		if own.downstream != st.Path {
-			rs = append(rs, stray(st.Path, own))
+			if r.opts.Shard.holds(st.Path) {
+				rs = append(rs, stray(st.Path, own))
+			}
 			continue
 		}
 		d := &drop{st: st, own: own, policy: own.policy}
@@ -86,6 +88,9 @@ func (r *runner) survey(existing []Stored) []result.Result {
 			}
 		case !r.opts.PruneAll:
 			continue
+		}
+		if !r.prunes(d) {
+			continue // another shard's (shard.go)
 		}
 		pl.drops[st.Path] = d
 	}

@@ -100,7 +100,23 @@ func newPlan(in Input, cl *cluster) *plan {
 		}
 	}
 	p.checkDownstreams()
+	p.settle()
 	return p
+}
+
+// settle records the plan's warnings on each variant, and marks stalled
+// (Porch's Stalled=True: not rendered) the variants the plan found
+// invalid, in the plan itself: every shard reports them.
+func (p *plan) settle() {
+	for _, j := range p.jobs {
+		for _, w := range j.warns {
+			j.v.Results = append(j.v.Results, result.Warningf("%s: PackageVariant %s: %s", j.where, j.key(), w))
+		}
+		if len(j.errs) > 0 {
+			j.v.stalled = true
+			j.v.fail(ReasonError, "%s", strings.Join(j.errs, "; "))
+		}
+	}
 }
 
 // children returns copies of the given PackageVariants that are the set's

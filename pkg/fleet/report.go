@@ -95,6 +95,8 @@ type Report struct {
 	Removed  []Removal  `json:"removed,omitempty"`
 	// Results are problems not tied to one variant: sets, inputs.
 	Results result.List `json:"results,omitempty"`
+	// Shard is the run's shard, K/N ("" for the whole fleet).
+	Shard string `json:"shard,omitempty"`
 	// Status is the PackageVariants' and PackageVariantSets' status, as
 	// Porch would report it.
 	Status []*yaml.RNode `json:"-"`

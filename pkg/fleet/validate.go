@@ -72,18 +72,7 @@ func validate(pv *porch.PackageVariant) []string {
 func beyondPorch(pv *porch.PackageVariant) []string {
 	var errs []string
 	if d := pv.Spec.Downstream; d != nil {
-		for _, f := range []struct{ field, value string }{{"spec.downstream.repo", d.Repo}, {"spec.downstream.package", d.Package}} {
-			if f.value == "" {
-				continue
-			}
-			err := kptpkg.CheckPath(f.field, f.value)
-			if err == nil {
-				err = kptpkg.CheckReserved(f.field, f.value)
-			}
-			if err != nil {
-				errs = append(errs, err.Error())
-			}
-		}
+		errs = append(errs, downstreamErrs(d)...)
 	}
 	if strings.Contains(pv.Metadata.Name, ".") {
 		errs = append(errs, fmt.Sprintf("metadata.name %q must not contain '.': it names the functions the variant adds to the Kptfile", pv.Metadata.Name))
@@ -91,6 +80,25 @@ func beyondPorch(pv *porch.PackageVariant) []string {
 	if pl := pv.Spec.Pipeline; pl != nil {
 		errs = append(errs, functions(pl.Mutators, "spec.pipeline.mutators")...)
 		errs = append(errs, functions(pl.Validators, "spec.pipeline.validators")...)
+	}
+	return errs
+}
+
+// downstreamErrs checks a downstream's repo and package, those given:
+// each a path inside the output, not a name kptkit reserves.
+func downstreamErrs(d *porch.Downstream) []string {
+	var errs []string
+	for _, f := range []struct{ field, value string }{{"spec.downstream.repo", d.Repo}, {"spec.downstream.package", d.Package}} {
+		if f.value == "" {
+			continue
+		}
+		err := kptpkg.CheckPath(f.field, f.value)
+		if err == nil {
+			err = kptpkg.CheckReserved(f.field, f.value)
+		}
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
 	}
 	return errs
 }

@@ -32,15 +32,7 @@ const (
 // problem is recorded on the variant; nothing is written for a variant that
 // fails.
 func (r *runner) process(j *job) {
-	v := j.v
-	for _, w := range j.warns {
-		v.Results = append(v.Results, result.Warningf("%s: PackageVariant %s: %s", j.where, j.key(), w))
-	}
-	if len(j.errs) > 0 {
-		v.stalled = true
-		v.fail(ReasonError, "%s", strings.Join(j.errs, "; "))
-		return
-	}
+	v := j.v // the plan's problems are on it already (plan.settle)
 	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
 	up := r.upstream(j.pv.Metadata.Namespace, j.want, repo)
 	if up.err != nil {

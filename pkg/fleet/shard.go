@@ -1,0 +1,229 @@
+package fleet
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+)
+
+// A fleet too large for one machine is rendered by N workers, each a run
+// with its own Shard and its own copy of the output: every run plans the
+// whole fleet (the plan's problems are every shard's), renders the
+// variants of its shard and prunes the packages of its shard, so that no
+// two shards touch one package and the union of their changes is what a
+// whole run makes. A variant's shard is that of its downstream folder; a
+// package a variant of the run owns (whose variant moved it), or one a
+// variant's new package lies inside or around, is that variant's shard's;
+// any other package its own folder's.
+
+// Shard is one of N shares of a fleet, K (0 ≤ K < N). The zero Shard is
+// the whole fleet.
+type Shard struct{ K, N int }
+
+// Whole reports whether the shard is the whole fleet (no --shard).
+func (s Shard) Whole() bool { return s.N == 0 }
+
+// String writes the shard as --shard takes it: K/N.
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// ShardOf returns the shard of N a downstream folder (<repo>/<package>, as
+// in the output) falls in: its FNV-1a 64 hash modulo N.
+func ShardOf(folder string, n int) int {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(folder))
+	return int(h.Sum64() % uint64(n))
+}
+
+// ParseShard reads a shard as --shard gives it: K/N, or N alone with K
+// from index (a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, "" when it
+// is unset). Its error says what is wrong and what is expected.
+func ParseShard(s, index string) (Shard, error) {
+	ks, ns, pair := strings.Cut(s, "/")
+	if !pair {
+		ks, ns = index, s
+	}
+	n, err := strconv.Atoi(ns)
+	if err != nil {
+		return Shard{}, fmt.Errorf("%q is not K/N (shard K of N, 0 ≤ K < N) nor N (K from JOB_COMPLETION_INDEX)", s)
+	}
+	if n < 1 {
+		return Shard{}, fmt.Errorf("N is %d: it takes 1 or more shards", n)
+	}
+	if !pair && index == "" {
+		return Shard{}, fmt.Errorf("%d alone takes K from JOB_COMPLETION_INDEX, which is not set: give K/%d", n, n)
+	}
+	k, err := strconv.Atoi(ks)
+	switch {
+	case err != nil && pair:
+		return Shard{}, fmt.Errorf("%q is not K/N: K is %q, not a number from 0 to N-1", s, ks)
+	case err != nil:
+		return Shard{}, fmt.Errorf("JOB_COMPLETION_INDEX is %q: it takes a number from 0 to %d", ks, n-1)
+	case k < 0 || k >= n:
+		return Shard{}, fmt.Errorf("K is %d: it takes 0 to %d (0 ≤ K < N)", k, n-1)
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+// of returns the shard a variant falls in: its downstream folder's, or 0
+// for a variant without a valid downstream.
+func (s Shard) of(j *job) int {
+	if s.Whole() {
+		return 0
+	}
+	d := j.pv.Spec.Downstream
+	if d == nil || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
+		return 0
+	}
+	return ShardOf(j.path, s.N)
+}
+
+// mine reports whether a variant is this shard's to render.
+func (s Shard) mine(j *job) bool { return s.Whole() || s.of(j) == s.K }
+
+// holds reports whether an existing package no variant of the run owns is
+// this shard's, by its folder.
+func (s Shard) holds(folder string) bool { return s.Whole() || ShardOf(folder, s.N) == s.K }
+
+// prunes reports whether an existing package the run drops is this
+// shard's to drop: its variant's shard's (the variant moved it); else, when
+// a package of the run lies inside or around it (its write moves it), that
+// variant's shard's; else its own folder's.
+func (r *runner) prunes(d *drop) bool {
+	s := r.opts.Shard
+	switch {
+	case s.Whole():
+		return true
+	case d.job != nil:
+		return s.mine(d.job)
+	}
+	if mover := r.mover(d.st.Path); mover != nil {
+		return s.mine(mover)
+	}
+	return s.holds(d.st.Path)
+}
+
+// mover returns the first valid variant of the plan whose package lies
+// inside, or around, the folder p; nil for none.
+func (r *runner) mover(p string) *job {
+	pl := r.places
+	nested := len(below(pl.paths, p)) > 0
+	for dir := parent(p); dir != "" && !nested; dir = parent(dir) {
+		nested = pl.wanted[dir]
+	}
+	if !nested {
+		return nil
+	}
+	for _, j := range r.plan.jobs {
+		if len(j.errs) == 0 && j.path != "" && (kptpkg.Inside(j.path, p) || kptpkg.Inside(p, j.path)) {
+			return j
+		}
+	}
+	return nil
+}
+
+// rendered returns the jobs the run renders: its shard's, less those the
+// plan stalled.
+func (r *runner) rendered() []*job {
+	var out []*job
+	for _, j := range r.plan.jobs {
+		if r.opts.Shard.mine(j) && !j.v.stalled {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// reported returns the variants the report names: the shard's, and every
+// variant the plan stalled (the plan's problems are every shard's).
+func (r *runner) reported() []*Variant {
+	var out []*Variant
+	for _, j := range r.plan.jobs {
+		if r.opts.Shard.mine(j) || j.v.stalled {
+			out = append(out, j.v)
+		}
+	}
+	return out
+}
+
+// shardStatus returns the status a run writes: the whole plan's, and for
+// a shard, first its head (K/N and the fleet's digest), then the plan's
+// entries, each variant another shard renders marked with that shard
+// instead of its status (a set's status is the plan's: every shard has it).
+func (r *runner) shardStatus() []*yaml.RNode {
+	all := status(r.plan)
+	sh := r.opts.Shard
+	if sh.Whole() {
+		return all
+	}
+	out := []*yaml.RNode{shardHead(sh, r.fleetDigest())}
+	out = append(out, all[:len(r.plan.sets)]...)
+	for i, j := range r.plan.jobs {
+		entry := all[len(r.plan.sets)+i]
+		if k := sh.of(j); k != sh.K {
+			entry = marked(entry, Shard{K: k, N: sh.N})
+		}
+		out = append(out, entry)
+	}
+	return out
+}
+
+// shardHead is the first document of a shard's status.
+func shardHead(sh Shard, digest string) *yaml.RNode {
+	spec := mapping("shard", sh.String(), "fleet", digest)
+	return yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("apiVersion"), str(v1alpha1.TypeFleetShard.APIVersion), str("kind"), str(v1alpha1.TypeFleetShard.Kind),
+		str("metadata"), mapping("name", fmt.Sprintf("%d-of-%d", sh.K, sh.N)), str("spec"), spec,
+	}})
+}
+
+// marked returns a status entry without its status, marked as shard sh's.
+func marked(entry *yaml.RNode, sh Shard) *yaml.RNode {
+	n := entry.Copy()
+	_ = n.PipeE(yaml.Clear("status"))
+	md := n.Field("metadata").Value.YNode()
+	md.Content = append(md.Content, str("annotations"), mapping(v1alpha1.AnnotationShard, sh.String()))
+	return n
+}
+
+// fleetDigest digests what the shards of one fleet share: the tool (its
+// salt, the pipelines run or not, the pruning and conflict policy) and the
+// plan (every set's and variant's name, file, downstream, spec as
+// understood, problems). Shards of different fleets do not merge.
+func (r *runner) fleetDigest() string {
+	d := kptpkg.NewDigest(kptpkg.LineFraming)
+	o := r.opts
+	d.Field(o.Salt)
+	for _, b := range []bool{o.Render != nil, o.Prune, o.PruneAll, o.TakeUpstream} {
+		d.Field(strconv.FormatBool(b))
+	}
+	list := func(ss []string) {
+		d.Field(strconv.Itoa(len(ss)))
+		for _, s := range ss {
+			d.Field(s)
+		}
+	}
+	for _, s := range r.plan.sets {
+		list([]string{"set", s.key(), s.where, s.stalledReason})
+		list(s.stalled)
+		list(s.targetErrs)
+	}
+	for _, j := range r.plan.jobs {
+		set := ""
+		if j.set != nil {
+			set = j.set.key()
+		}
+		list([]string{"variant", j.key(), set, j.where, j.path, j.spec})
+		list(j.errs)
+		list(j.warns)
+	}
+	for _, res := range r.plan.results {
+		d.Field(res.String())
+	}
+	return "sha256:" + d.Hex()
+}
