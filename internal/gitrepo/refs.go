@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,12 +42,9 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 	if err := g.refuseCheckedOut(ctx, c.Refs); err != nil {
 		return "", err
 	}
-	commit := ""
-	if c.Commit != nil {
-		var err error
-		if commit, err = g.WriteCommit(c.Commit); err != nil {
-			return "", err
-		}
+	commit, err := g.writeCommits(c.Commits())
+	if err != nil {
+		return "", err
 	}
 	var script strings.Builder
 	script.WriteString("start\n")
@@ -68,6 +66,33 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 		return "", fmt.Errorf("cannot update the refs of %s: %w", g.URL, err)
 	}
 	return commit, nil
+}
+
+// writeCommits writes a change's commits in order, each Base or parent of
+// pkgrev.Prior the commit written before it; it returns the last ("" for
+// none).
+func (g *Repo) writeCommits(commits []*pkgrev.NewCommit) (string, error) {
+	prior := ""
+	for _, nc := range commits {
+		c := *nc
+		if c.Base == pkgrev.Prior {
+			c.Base = prior
+		}
+		c.Parents = slices.Clone(c.Parents)
+		for i, p := range c.Parents {
+			if p == pkgrev.Prior {
+				c.Parents[i] = prior
+			}
+		}
+		if slices.Contains(c.Parents, "") || prior == "" && nc.Base == pkgrev.Prior {
+			return "", fmt.Errorf("cannot write a commit in %s: it names a commit written before it, and there is none", g.URL)
+		}
+		var err error
+		if prior, err = g.WriteCommit(&c); err != nil {
+			return "", err
+		}
+	}
+	return prior, nil
 }
 
 // checkUpdates refuses what kptkit never does to refs: write outside
