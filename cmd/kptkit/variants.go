@@ -82,6 +82,7 @@ type variantsCmd struct {
 	repoMap, execFor                                     *pairFlag
 	prefixes                                             listFlag
 	limits                                               *limitFlags
+	git                                                  gitFlags
 }
 
 func variantsFlags(call *call) *variantsCmd {
@@ -104,6 +105,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.BoolVar(&c.asJSON, "json", false, "print the summary as JSON")
 	c.limits = addStepLimits(c.FlagSet)
 	c.DurationVar(&c.wait, "wait", 0, "wait up to `DURATION` for another run on --out to end (default: fail at once)")
+	c.git.add(c.FlagSet)
 	return c
 }
 
@@ -111,7 +113,7 @@ func (c *variantsCmd) validate() error {
 	switch {
 	case c.variants == "":
 		return errors.New("--variants is required")
-	case c.out == "":
+	case c.out == "" && !c.git.on:
 		return errors.New("--out is required")
 	case c.onConflict != "error" && c.onConflict != "upstream":
 		return fmt.Errorf("--on-conflict is %q: it takes error or upstream", c.onConflict)
@@ -119,6 +121,10 @@ func (c *variantsCmd) validate() error {
 		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
 	case c.wait < 0:
 		return fmt.Errorf("--wait is %s: it takes a duration of 0 or more", c.wait)
+	case c.git.on:
+		if err := c.validateGit(); err != nil {
+			return err
+		}
 	}
 	_, err := c.limits.limits()
 	return err
@@ -142,6 +148,9 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 			"give --cluster a file or folder of those objects (an empty one when the sets need none)", what)
 	}
 	src := &upstream.Source{RepoMap: c.repoMap.m, FolderName: c.upstream}
+	if c.git.on {
+		return c.runGit(in, src, stdout, stderr)
+	}
 	if c.upstream != "" {
 		if src.Folder, err = fleetio.ReadUpstreams(c.upstream); err != nil {
 			return err
@@ -163,24 +172,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 		dry = &fleetio.DryRun{Store: fleetio.Store{Out: out}}
 		store = dry
 	}
-	opts := fleet.Options{
-		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
-		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
-		Salt: "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
-	}
-	if c.render {
-		// Rendering makes much short-lived garbage (each variant's steps
-		// write and parse its items) over a small live heap: collect less
-		// often, within a bound that keeps a large fleet under 1 GB.
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(768 << 20)
-		limits, _ := c.limits.limits()
-		opts.Render = fleetio.Renderer{
-			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
-			Env:     functions.Env(),
-			Watch:   watch(limits),
-		}
-	}
+	opts := c.options(src, store)
 	p := newProgress(stderr)
 	opts.Progress = p.update
 	report, err := fleet.Run(in, opts)
@@ -205,6 +197,30 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 		return errors.New("--check: the output is not what the variants render to")
 	}
 	return nil
+}
+
+// options are the fleet's options the flags ask for, with the upstreams
+// from src and the packages kept in store (nil in git).
+func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options {
+	opts := fleet.Options{
+		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
+		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
+		Salt: "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
+	}
+	if c.render {
+		// Rendering makes much short-lived garbage (each variant's steps
+		// write and parse its items) over a small live heap: collect less
+		// often, within a bound that keeps a large fleet under 1 GB.
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(768 << 20)
+		limits, _ := c.limits.limits()
+		opts.Render = fleetio.Renderer{
+			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
+			Env:     functions.Env(),
+			Watch:   watch(limits),
+		}
+	}
+	return opts
 }
 
 // writeStatus writes the status stream into the output, or to --status,

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kptkit/kptkit/internal/gittest"
+)
+
+// gitFleet is a catalog repository (app at v1) and deployment
+// repositories, each a bare repository with a README on main, named by
+// https URLs that --repo-map maps to them; variants and cluster files in a
+// folder, the status beside them.
+type gitFleet struct {
+	t       *testing.T
+	catalog *gittest.Plumb
+	deploy  map[string]*gittest.Plumb
+	dir     string
+	commits map[string]string // the catalog's commits, by tag
+}
+
+const gitAppKptfile = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n"
+
+// newGitFleet makes the catalog (app v1 tagged app/v1) and a deployment
+// repository per cluster.
+func newGitFleet(t *testing.T, clusters ...string) *gitFleet {
+	t.Helper()
+	f := &gitFleet{t: t, catalog: gittest.NewPlumb(t), deploy: map[string]*gittest.Plumb{}, dir: t.TempDir(), commits: map[string]string{}}
+	f.release("v1", map[string]string{"app/Kptfile": gitAppKptfile, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n  replicas: \"1\"\n"})
+	var cluster []string
+	cluster = append(cluster, "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: catalog\nspec:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n")
+	for _, c := range clusters {
+		d := gittest.NewPlumb(t)
+		d.Ref("refs/heads/main", d.Commit(map[string]string{"README.md": "cluster " + c + "\n"}, "cluster "+c, "Ops", "ops@example.com"))
+		f.deploy[c] = d
+		cluster = append(cluster, "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: "+c+
+			"\nspec:\n  type: git\n  deployment: true\n  git:\n    repo: https://example.com/"+c+".git\n    author: Fleet Bot\n    email: fleet@example.com\n")
+	}
+	f.write("cluster.yaml", strings.Join(cluster, "---\n"))
+	return f
+}
+
+// release commits the catalog's files as the whole tree on main (after its
+// head) and tags it app/<version>.
+func (f *gitFleet) release(version string, files map[string]string) {
+	var parents []string
+	if head, ok := f.commits["head"]; ok {
+		parents = append(parents, head)
+	}
+	c := f.catalog.Commit(files, "catalog "+version, "Platform", "platform@example.com", parents...)
+	f.catalog.Ref("refs/heads/main", c)
+	f.catalog.Ref("refs/tags/app/"+version, c)
+	f.commits["head"], f.commits[version] = c, c
+}
+
+func (f *gitFleet) write(name, content string) {
+	f.t.Helper()
+	if err := os.WriteFile(filepath.Join(f.dir, name), []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// variants writes one PackageVariant per cluster: app at the revision,
+// with a package context naming the cluster, and spec lines added.
+func (f *gitFleet) variants(revision, spec string, clusters ...string) {
+	var docs []string
+	for _, c := range clusters {
+		docs = append(docs, "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: "+c+"-app\nspec:\n"+
+			"  upstream: {repo: catalog, package: app, revision: "+revision+"}\n  downstream: {repo: "+c+", package: app}\n"+
+			"  packageContext:\n    data: {cluster: "+c+"}\n"+spec)
+	}
+	f.write("variants.yaml", strings.Join(docs, "---\n"))
+}
+
+// render runs variants render --git on the fleet with more flags.
+func (f *gitFleet) render(args ...string) (string, string, int) {
+	f.t.Helper()
+	full := []string{"variants", "render", "--git", "--variants", filepath.Join(f.dir, "variants.yaml"), "--cluster", filepath.Join(f.dir, "cluster.yaml"),
+		"--status", filepath.Join(f.dir, "status.yaml"), "--repo-map", "https://example.com/catalog.git=" + f.catalog.Dir}
+	for c, d := range f.deploy {
+		full = append(full, "--repo-map", "https://example.com/"+c+".git="+d.Dir)
+	}
+	return runKptkit(f.t, append(full, args...)...)
+}
+
+// mustRender is render that must succeed.
+func (f *gitFleet) mustRender(args ...string) string {
+	f.t.Helper()
+	out, stderr, code := f.render(args...)
+	if code != 0 {
+		f.t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	return out
+}
+
+// dump is a deployment repository as a golden file shows it: its refs,
+// then each branch's and tag's commits (oldest first: hash, parents,
+// author, committer, time, message) and the files of its head.
+func dump(d *gittest.Plumb) string {
+	var b strings.Builder
+	refs := d.Git("for-each-ref", "--format=%(refname) %(objectname:short=7)")
+	fmt.Fprintf(&b, "== refs\n%s\n", refs)
+	for line := range strings.Lines(refs) {
+		ref, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		fmt.Fprintf(&b, "== log %s\n%s\n", ref, d.Git("log", "--reverse", "--format=%h [%p] author %an <%ae> committer %cn <%ce> %ct%n%B", ref))
+		fmt.Fprintf(&b, "== files %s\n", ref)
+		for f := range strings.Lines(d.Git("ls-tree", "-r", "--name-only", ref)) {
+			f = strings.TrimSpace(f)
+			fmt.Fprintf(&b, "--- %s (%s)\n%s\n", f, strings.Fields(d.Git("ls-tree", ref, f))[0], d.Git("show", ref+":"+f))
+		}
+	}
+	return b.String()
+}
+
+// goldenGit compares a repository's dump with testdata/variants-git/<name>.
+func goldenGit(t *testing.T, name string, d *gittest.Plumb) {
+	t.Helper()
+	golden(t, filepath.Join("..", "variants-git", name), dump(d))
+}
+
+// TestVariantsGitClone: a variant with no revision gets a clone draft
+// packagevariant-1 (a clone task commit, then a "Rendering package" commit,
+// the branch's head their first parent, Porch's messages and annotations,
+// the Repository's author, SOURCE_DATE_EPOCH's time); a run that changes
+// nothing commits nothing and moves no ref.
+func TestVariantsGitClone(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	f.variants("v1", "", "edge01")
+	out := f.mustRender()
+	if want := "default/edge01-app: created edge01.app.packagevariant-1 from catalog/app@v1\n"; !strings.HasPrefix(out, want) {
+		t.Errorf("stdout:\n%s\nwant it to start with %q", out, want)
+	}
+	goldenGit(t, "clone.txt", f.deploy["edge01"])
+	refs := f.deploy["edge01"].Refs()
+	out = f.mustRender()
+	if want := "default/edge01-app: unchanged edge01.app.packagevariant-1 from catalog/app@v1 (up to date)\n"; !strings.HasPrefix(out, want) {
+		t.Errorf("second run:\n%s\nwant it to start with %q", out, want)
+	}
+	if got := f.deploy["edge01"].Refs(); got != refs {
+		t.Errorf("a run that changed nothing moved refs:\n%s\nwas:\n%s", got, refs)
+	}
+}
