@@ -64,13 +64,13 @@ func (f *gitFleet) write(name, content string) {
 }
 
 // variants writes one PackageVariant per cluster: app at the revision,
-// with a package context naming the cluster, and spec lines added.
-func (f *gitFleet) variants(revision, spec string, clusters ...string) {
+// with a package context naming the cluster (and more data: ", k: v").
+func (f *gitFleet) variants(revision, data string, clusters ...string) {
 	var docs []string
 	for _, c := range clusters {
 		docs = append(docs, "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: "+c+"-app\nspec:\n"+
 			"  upstream: {repo: catalog, package: app, revision: "+revision+"}\n  downstream: {repo: "+c+", package: app}\n"+
-			"  packageContext:\n    data: {cluster: "+c+"}\n"+spec)
+			"  packageContext:\n    data: {cluster: "+c+data+"}\n")
 	}
 	f.write("variants.yaml", strings.Join(docs, "---\n"))
 }
@@ -142,5 +142,116 @@ func TestVariantsGitClone(t *testing.T) {
 	}
 	if got := f.deploy["edge01"].Refs(); got != refs {
 		t.Errorf("a run that changed nothing moved refs:\n%s\nwas:\n%s", got, refs)
+	}
+}
+
+// rpkg runs kptkit rpkg <args> on the fleet's repositories.
+func (f *gitFleet) rpkg(args ...string) string {
+	f.t.Helper()
+	full := append([]string{"rpkg"}, args...)
+	full = append(full, "--cluster", filepath.Join(f.dir, "cluster.yaml"), "--repo-map", "https://example.com/catalog.git="+f.catalog.Dir)
+	for c, d := range f.deploy {
+		full = append(full, "--repo-map", "https://example.com/"+c+".git="+d.Dir)
+	}
+	out, stderr, code := runKptkit(f.t, full...)
+	if code != 0 {
+		f.t.Fatalf("kptkit %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	return out
+}
+
+// edit pulls a draft, replaces a string in one of its files and pushes it
+// back, as a reviewer does.
+func (f *gitFleet) edit(name, file, old, new string) {
+	f.t.Helper()
+	dir := filepath.Join(f.t.TempDir(), "pulled")
+	f.rpkg("pull", name, dir)
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		f.t.Fatalf("%s has no %q:\n%s", file, old, b)
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	f.rpkg("push", name, dir)
+}
+
+// TestVariantsGitLifecycle: the fleet story on one cluster. A clone draft;
+// a reviewer's edit on it is kept (the next run re-renders it, one more
+// render commit) and the variant's own change goes into the same draft;
+// approved with rpkg, it is Published (v1); the catalog's v2 makes an
+// upgrade draft packagevariant-2 from it that keeps the edit.
+func TestVariantsGitLifecycle(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	d := f.deploy["edge01"]
+	f.variants("v1", "", "edge01")
+	f.mustRender()
+	f.edit("edge01.app.packagevariant-1", "cm.yaml", `replicas: "1"`, `replicas: "3"`)
+	f.variants("v1", ", region: west", "edge01")
+	if out := f.mustRender(); !strings.HasPrefix(out, "default/edge01-app: updated edge01.app.packagevariant-1 from catalog/app@v1\n") {
+		t.Errorf("the variant's change over the reviewed draft:\n%s", out)
+	}
+	goldenGit(t, "lifecycle-draft.txt", d)
+	f.rpkg("propose", "edge01.app.packagevariant-1")
+	if out, _, code := f.render(); code != 0 || !strings.HasPrefix(out, "default/edge01-app: waiting edge01.app.packagevariant-1") {
+		t.Errorf("a proposal: exit %d\n%s", code, out)
+	}
+	f.rpkg("approve", "edge01.app.packagevariant-1")
+	if out := f.mustRender(); !strings.HasPrefix(out, "default/edge01-app: unchanged edge01.app.packagevariant-1 from catalog/app@v1 (up to date)\n") {
+		t.Errorf("published, nothing changed:\n%s", out)
+	}
+	f.release("v2", map[string]string{"app/Kptfile": gitAppKptfile, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n  replicas: \"1\"\n  tier: gold\n"})
+	f.variants("v2", ", region: west", "edge01")
+	if out := f.mustRender(); !strings.HasPrefix(out, "default/edge01-app: created edge01.app.packagevariant-2 from catalog/app@v2\n") {
+		t.Errorf("the upgrade:\n%s", out)
+	}
+	goldenGit(t, "lifecycle-upgrade.txt", d)
+}
+
+// TestVariantsGitDraftUpdates: the newest owned draft is updated in place
+// — by the upstream's move (v1 to v2: one render commit, no upgrade task,
+// the lock Porch's way at v2) — and the status records the last commit
+// kptkit made there; a draft whose history was rewritten under kptkit (a
+// force push) fails its variant, saying so, and is left as it is.
+func TestVariantsGitDraftUpdates(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	d := f.deploy["edge01"]
+	f.variants("v1", "", "edge01")
+	f.mustRender()
+	f.release("v2", map[string]string{"app/Kptfile": gitAppKptfile, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n  replicas: \"2\"\n"})
+	f.variants("v2", "", "edge01")
+	if out := f.mustRender(); !strings.HasPrefix(out, "default/edge01-app: updated edge01.app.packagevariant-1 from catalog/app@v2\n") {
+		t.Errorf("upstream moved under the draft:\n%s", out)
+	}
+	goldenGit(t, "draft-upstream-move.txt", d)
+	head := d.Git("rev-parse", "refs/heads/drafts/app/packagevariant-1")
+	status, err := os.ReadFile(filepath.Join(f.dir, "status.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(status), "kptkit.dev/commit: "+head) || !strings.Contains(string(status), "- name: edge01.app.packagevariant-1") {
+		t.Errorf("the status does not record the draft and %s:\n%s", head, status)
+	}
+	// A force push: the draft rewritten to a commit that does not descend
+	// from kptkit's.
+	main := d.Git("rev-parse", "refs/heads/main")
+	rewritten := d.Commit(map[string]string{"README.md": "x\n", "app/Kptfile": gitAppKptfile}, "rewritten", "Someone", "someone@example.com", main)
+	d.Ref("refs/heads/drafts/app/packagevariant-1", rewritten)
+	f.variants("v2", ", region: west", "edge01")
+	out, stderr, code := f.render()
+	if code != 1 || !strings.Contains(stderr, "the history of the PackageRevision edge01.app.packagevariant-1 was rewritten: its head "+rewritten[:12]+" does not descend from "+head[:12]) {
+		t.Errorf("a force push: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if got := d.Git("rev-parse", "refs/heads/drafts/app/packagevariant-1"); got != rewritten {
+		t.Errorf("the rewritten draft moved to %s", got)
+	}
+	status2, _ := os.ReadFile(filepath.Join(f.dir, "status.yaml"))
+	if !strings.Contains(string(status2), "kptkit.dev/commit: "+head) {
+		t.Errorf("a failed variant lost its record:\n%s", status2)
 	}
 }

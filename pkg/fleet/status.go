@@ -46,7 +46,7 @@ func (r *runner) status() []*yaml.RNode {
 		}
 		o := object(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind, j.pv.Metadata.Name, j.pv.Metadata.Namespace, variantConditions(j), targets)
 		if rec.Commit != "" {
-			_ = o.PipeE(yaml.SetAnnotation(v1alpha1.AnnotationCommit, rec.Commit))
+			_ = annotate(o, v1alpha1.AnnotationCommit, rec.Commit)
 		}
 		out = append(out, o)
 	}
