@@ -284,6 +284,8 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stdout, "failed to remove %s (owned by %s): %s\n", rm.Path, rm.Owner, rm.Error)
 		case rm.Released:
 			fmt.Fprintf(stdout, "released %s (%s is gone; deletionPolicy orphan)\n", rm.Path, rm.Owner)
+		case rm.Proposed:
+			fmt.Fprintf(stdout, "proposed %s for deletion (%s no longer wants it)\n", rm.Path, rm.Owner)
 		default:
 			fmt.Fprintf(stdout, "deleted %s (%s no longer wants it)\n", rm.Path, rm.Owner)
 		}

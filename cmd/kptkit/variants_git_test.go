@@ -255,3 +255,183 @@ func TestVariantsGitDraftUpdates(t *testing.T) {
 		t.Errorf("a failed variant lost its record:\n%s", status2)
 	}
 }
+
+// TestVariantsGitAdoption: a package published on the deployment branch
+// by someone else (tag app/v1, no owner) is refused in folder mode's words
+// without adoptionPolicy adoptExisting; with it, it is adopted: an upgrade
+// draft from it (its lock names v1, the variant asks for v2) whose
+// Kptfile names the owner.
+func TestVariantsGitAdoption(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	d := f.deploy["edge01"]
+	main := d.Git("rev-parse", "refs/heads/main")
+	theirs := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\nupstream:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\n" +
+		"upstreamLock:\n  type: git\n  git:\n    repo: https://example.com/catalog.git\n    directory: app\n    ref: app/v1\n    commit: " + f.commits["v1"] + "\n"
+	published := d.Commit(map[string]string{"README.md": "cluster edge01\n", "app/Kptfile": theirs, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n  replicas: \"5\"\n"},
+		"Approving package revision app/1\n\nkpt:{\"package\":\"app\",\"workspaceName\":\"v1\",\"revision\":\"1\"}\n", "Someone", "someone@example.com", main)
+	d.Ref("refs/heads/main", published)
+	d.Ref("refs/tags/app/v1", published)
+	f.release("v2", map[string]string{"app/Kptfile": gitAppKptfile, "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\ndata:\n  mode: prod\n  replicas: \"1\"\n  tier: gold\n"})
+	f.variants("v2", "", "edge01")
+	refs := d.Refs()
+	if _, stderr, code := f.render(); code != 1 || !strings.Contains(stderr, "the downstream package edge01/app exists and no PackageVariant owns it: set spec.adoptionPolicy to adoptExisting to adopt it") {
+		t.Errorf("without adoptExisting: exit %d\n%s", code, stderr)
+	}
+	if got := d.Refs(); got != refs {
+		t.Errorf("a refused adoption moved refs:\n%s", got)
+	}
+	f.write("variants.yaml", strings.Replace(readFile(t, filepath.Join(f.dir, "variants.yaml")), "spec:\n", "spec:\n  adoptionPolicy: adoptExisting\n", 1))
+	if out := f.mustRender(); !strings.HasPrefix(out, "default/edge01-app: created edge01.app.packagevariant-1 from catalog/app@v2\n") {
+		t.Errorf("adopted:\n%s", out)
+	}
+	goldenGit(t, "adoption.txt", d)
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestVariantsGitPrune: with --prune-all, a variant no longer in the run
+// has its owned draft deleted (edge01) and its owned published revision
+// proposed for deletion (edge02: deletionProposed/app/v1), as Porch's
+// deletionPolicy delete; a variant whose deletionPolicy is orphan is
+// released and its repository left as it is (edge03).
+func TestVariantsGitPrune(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02", "edge03")
+	f.variants("v1", "", "edge02", "edge03")
+	f.write("variants.yaml", strings.Replace(readFile(t, filepath.Join(f.dir, "variants.yaml")), "name: edge03-app\nspec:\n", "name: edge03-app\nspec:\n  deletionPolicy: orphan\n", 1))
+	f.mustRender("--lifecycle", "published")
+	goldenGit(t, "published.txt", f.deploy["edge02"])
+	f.variants("v1", "", "edge01")
+	if out := f.mustRender(); strings.Contains(out, "deleted edge") || strings.Contains(out, "released edge") {
+		t.Errorf("--prune removed what variants absent from the run own:\n%s", out)
+	}
+	edge03 := f.deploy["edge03"].Refs()
+	f.write("variants.yaml", "")
+	out := f.mustRender("--prune-all")
+	want := "deleted edge01.app.packagevariant-1 (default/edge01-app no longer wants it)\n" +
+		"proposed edge02.app.packagevariant-1 for deletion (default/edge02-app no longer wants it)\n" +
+		"released edge03.app.packagevariant-1 (default/edge03-app is gone; deletionPolicy orphan)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+	if got := f.deploy["edge01"].Git("for-each-ref", "refs/heads/drafts"); got != "" {
+		t.Errorf("the draft is still there: %s", got)
+	}
+	goldenGit(t, "prune-published.txt", f.deploy["edge02"])
+	if got := f.deploy["edge03"].Refs(); got != edge03 {
+		t.Errorf("a release changed the repository:\n%s", got)
+	}
+}
+
+// TestVariantsGitCheckAndDryRun: --check and --dry-run write no object and
+// move no ref; --check exits 1 exactly when the run would commit or move a
+// ref (a pending draft that would not change passes); --dry-run prints each
+// ref change and the diff of the revision's package against its base.
+func TestVariantsGitCheckAndDryRun(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	d := f.deploy["edge01"]
+	f.variants("v1", "", "edge01")
+	objects := d.Git("count-objects", "-v")
+	refs := d.Refs()
+	if _, stderr, code := f.render("--check"); code != 1 || !strings.Contains(stderr, "--check: the repositories are not what the variants render to") {
+		t.Errorf("--check before the first run: exit %d: %s", code, stderr)
+	}
+	out, _, code := f.render("--dry-run")
+	if code != 0 || !strings.Contains(out, "would create refs/heads/drafts/app/packagevariant-1 (edge01.app.packagevariant-1)\n") ||
+		!strings.Contains(out, "--- /dev/null\n+++ b/edge01.app.packagevariant-1/cm.yaml\n") {
+		t.Errorf("--dry-run: exit %d\n%s", code, out)
+	}
+	if got := d.Git("count-objects", "-v"); got != objects || d.Refs() != refs {
+		t.Errorf("--check or --dry-run wrote to the repository:\n%s\n%s", got, d.Refs())
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "status.yaml")); err == nil {
+		t.Errorf("--check or --dry-run wrote the status")
+	}
+	f.mustRender()
+	if _, stderr, code := f.render("--check"); code != 0 {
+		t.Errorf("--check over a pending draft that would not change: exit %d: %s", code, stderr)
+	}
+	f.variants("v1", ", region: west", "edge01")
+	out, _, code = f.render("--dry-run")
+	if code != 0 || !strings.Contains(out, "would move refs/heads/drafts/app/packagevariant-1 (edge01.app.packagevariant-1)\n") || !strings.Contains(out, "+  region: west\n") {
+		t.Errorf("--dry-run of an update: exit %d\n%s", code, out)
+	}
+	if _, _, code := f.render("--check"); code != 1 {
+		t.Errorf("--check of an update: exit %d", code)
+	}
+}
+
+// TestVariantsGitProposed: --lifecycle proposed leaves the revision
+// Proposed (one more render commit, proposed/… created); the next run waits
+// for its approval (Ready=False), changing nothing.
+func TestVariantsGitProposed(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	d := f.deploy["edge01"]
+	f.variants("v1", "", "edge01")
+	f.mustRender("--lifecycle", "proposed")
+	if got := d.Git("for-each-ref", "--format=%(refname)", "refs/heads/"); got != "refs/heads/main\nrefs/heads/proposed/app/packagevariant-1" {
+		t.Errorf("refs: %s", got)
+	}
+	refs := d.Refs()
+	f.variants("v1", ", region: west", "edge01")
+	out := f.mustRender()
+	if !strings.HasPrefix(out, "default/edge01-app: waiting edge01.app.packagevariant-1 from catalog/app@v1\n") || d.Refs() != refs {
+		t.Errorf("a proposal:\n%s\n%s", out, d.Refs())
+	}
+	status := readFile(t, filepath.Join(f.dir, "status.yaml"))
+	if !strings.Contains(status, "reason: WaitingForApproval\n") || !strings.Contains(status, "message: 'the PackageRevision edge01.app.packagevariant-1 is proposed: waiting for approval'") {
+		t.Errorf("status:\n%s", status)
+	}
+}
+
+// TestVariantsGitRepositoryProblems: a downstream repository that is
+// missing, not git, or lacks its branch fails that Repository's variants
+// only; a Repository with createBranch gets its branch as Porch makes it; a
+// branch checked out in a work tree is never moved; the flags --git
+// refuses.
+func TestVariantsGitRepositoryProblems(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02", "edge03", "edge04")
+	f.deploy["edge02"].Git("update-ref", "-d", "refs/heads/main")
+	f.deploy["edge03"].Git("update-ref", "-d", "refs/heads/main")
+	f.write("cluster.yaml", strings.Replace(readFile(t, filepath.Join(f.dir, "cluster.yaml")), "repo: https://example.com/edge03.git\n", "repo: https://example.com/edge03.git\n    createBranch: true\n", 1))
+	notGit := t.TempDir()
+	f.deploy["edge04"].Dir = notGit
+	f.variants("v1", "", "edge01", "edge02", "edge03", "edge04")
+	out, stderr, code := f.render()
+	if code != 1 || !strings.Contains(out, "default/edge01-app: created edge01.app.packagevariant-1") || !strings.Contains(out, "default/edge03-app: created edge03.app.packagevariant-1") ||
+		!strings.Contains(stderr, `failed: default/edge02-app (`) || !strings.Contains(stderr, `Repository edge02: `+f.deploy["edge02"].Dir+`: branch "main" doesn't exist`) ||
+		!strings.Contains(stderr, "Repository edge04: cannot open git repository "+notGit) {
+		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if got := f.deploy["edge03"].Git("log", "--format=%s %an", "main"); got != "Initial commit: Creating main branch Package Orchestration Service" {
+		t.Errorf("createBranch: %s", got)
+	}
+	// A work tree with main checked out: main is never moved.
+	wt := filepath.Join(t.TempDir(), "wt")
+	f.deploy["edge01"].Git("worktree", "add", wt, "main")
+	f.variants("v1", ", region: west", "edge01")
+	_, stderr, code = f.render("--lifecycle", "published")
+	if code != 1 || !strings.Contains(stderr, "cannot move branch main of https://example.com/edge01.git: it is checked out in the work tree") {
+		t.Errorf("a checked-out branch: exit %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{{"--out", t.TempDir()}, {"--upstream", t.TempDir()}, {"--lifecycle", "approved"}, {"--push", "--check"}} {
+		if _, stderr, code := f.render(args...); code != 2 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+	full := []string{"variants", "render", "--git", "--variants", filepath.Join(f.dir, "variants.yaml")}
+	if _, stderr, code := runKptkit(t, full...); code != 2 || !strings.Contains(stderr, "--status is required with --git") {
+		t.Errorf("no --status: exit %d: %s", code, stderr)
+	}
+}

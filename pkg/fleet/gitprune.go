@@ -107,7 +107,7 @@ func (r *runner) pruneRevisions() []Removal {
 			if f.rev.Package != pkg || f.own.owner != d.own.owner || f.own.downstream != p {
 				continue
 			}
-			rm := Removal{Path: f.rev.Name, Owner: d.own.owner, Released: d.released(), repo: k}
+			rm := Removal{Path: f.rev.Name, Owner: d.own.owner, Released: d.released(), Proposed: f.rev.Lifecycle == porch.LifecyclePublished, repo: k}
 			if !rm.Released {
 				if err := r.remove(st, f.rev.Name); err != nil {
 					rm.Error = err.Error()

@@ -92,9 +92,11 @@ func (v *Variant) fail(reason, format string, args ...any) {
 // Removal is a package a run removed, or released (its variant is gone and
 // its deletion policy is orphan: it stays, without an owner).
 type Removal struct {
-	Path     string    `json:"path"`
-	Owner    string    `json:"owner"`
-	Released bool      `json:"released,omitempty"`
+	Path     string `json:"path"`
+	Owner    string `json:"owner"`
+	Released bool   `json:"released,omitempty"`
+	// Proposed: in git, a published revision proposed for deletion.
+	Proposed bool      `json:"proposedForDeletion,omitempty"`
 	Error    string    `json:"error,omitempty"`
 	repo     objectKey // in git, the Repository it was in
 }
