@@ -7,7 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kptkit/kptkit/internal/fleetio"
 	"github.com/kptkit/kptkit/internal/gittest"
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/internal/upstream"
+	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/pkgrev"
 )
 
 // gitFleet is a catalog repository (app at v1) and deployment
@@ -433,5 +438,132 @@ func TestVariantsGitRepositoryProblems(t *testing.T) {
 	full := []string{"variants", "render", "--git", "--variants", filepath.Join(f.dir, "variants.yaml")}
 	if _, stderr, code := runKptkit(t, full...); code != 2 || !strings.Contains(stderr, "--status is required with --git") {
 		t.Errorf("no --status: exit %d: %s", code, stderr)
+	}
+}
+
+// TestVariantsGitOneWriter: a run holds each repository it writes for the
+// whole run — another run (here the lock taken as kptkit takes it, flock on
+// the git folder, which the kernel shares out between processes alike)
+// fails that repository's variants at once, naming the holder, and the
+// others go on; a writer that bypasses the lock and moves a draft between
+// kptkit's read and its write fails that variant only (git's
+// compare-and-swap), its ref left where that writer put it.
+func TestVariantsGitOneWriter(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02")
+	f.variants("v1", "", "edge01", "edge02")
+	lock, err := pkgfs.LockDir(f.deploy["edge01"].Dir, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := f.render()
+	if code != 1 || !strings.Contains(stderr, "Repository edge01: "+f.deploy["edge01"].Dir+" is in use: kptkit pid ") || !strings.Contains(out, "default/edge02-app: created edge02.app.packagevariant-1") {
+		t.Errorf("another run holds edge01: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if err := lock.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	f.mustRender()
+
+	// The bypassing writer moves edge01's draft after kptkit read it.
+	f.variants("v1", ", region: west", "edge01", "edge02")
+	in, err := fleetio.ReadInput(filepath.Join(f.dir, "variants.yaml"), filepath.Join(f.dir, "cluster.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps := map[string]string{"https://example.com/catalog.git": f.catalog.Dir}
+	for c, d := range f.deploy {
+		maps["https://example.com/"+c+".git"] = d.Dir
+	}
+	rv := &fleetio.Revisions{RepoMap: maps}
+	defer rv.Close()
+	d := f.deploy["edge01"]
+	other := d.Commit(map[string]string{"app/Kptfile": gitAppKptfile}, "someone else", "Someone", "someone@example.com", d.Git("rev-parse", "refs/heads/drafts/app/packagevariant-1"))
+	bypass := &bypassing{Revisions: rv, before: func(repo string) {
+		if repo == "edge01" {
+			d.Ref("refs/heads/drafts/app/packagevariant-1", other)
+		}
+	}}
+	report, err := fleet.Run(in, fleet.Options{Source: &upstream.Source{RepoMap: maps}, Revisions: bypass, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range report.Variants {
+		got = append(got, v.String())
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "failed edge01.app.packagevariant-1 from catalog/app@v1: cannot write the PackageRevision edge01.app.packagevariant-1: cannot update the refs of https://example.com/edge01.git: ") ||
+		!strings.Contains(got[0], "but expected") || got[1] != "updated edge02.app.packagevariant-1 from catalog/app@v1" {
+		t.Errorf("outcomes:\n%s", strings.Join(got, "\n"))
+	}
+	if head := d.Git("rev-parse", "refs/heads/drafts/app/packagevariant-1"); head != other {
+		t.Errorf("the draft moved from the other writer's %s to %s", other, head)
+	}
+}
+
+// bypassing is a store of revisions in front of which another writer
+// changes a repository just before each change is applied.
+type bypassing struct {
+	*fleetio.Revisions
+	before func(repo string)
+}
+
+func (b *bypassing) Apply(repo pkgrev.Repository, w fleet.Write) (string, error) {
+	b.before(repo.Name)
+	return b.Revisions.Apply(repo, w)
+}
+
+// TestVariantsGitPush: --push pushes exactly the refs the run changed in
+// each repository to its spec.git.repo (here a local bare remote, the
+// repository written a clone of it mapped by --repo-map) with git push
+// --atomic, never by force: a push the remote rejects (its draft moved by
+// someone else) fails that repository's variants, the others go on; a
+// pruned draft is deleted on the remote too.
+func TestVariantsGitPush(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02")
+	remotes := map[string]string{}
+	cluster := readFile(t, filepath.Join(f.dir, "cluster.yaml"))
+	var maps []string
+	for _, c := range []string{"edge01", "edge02"} {
+		remotes[c] = filepath.Join(t.TempDir(), c+".git")
+		f.deploy[c].Git("clone", "--quiet", "--bare", f.deploy[c].Dir, remotes[c])
+		cluster = strings.Replace(cluster, "https://example.com/"+c+".git", "file://"+remotes[c], 1)
+		maps = append(maps, "--repo-map", "file://"+remotes[c]+"="+f.deploy[c].Dir)
+	}
+	f.write("cluster.yaml", cluster)
+	remoteRefs := func(c string) string {
+		return f.deploy[c].Git("ls-remote", remotes[c])
+	}
+	f.variants("v1", "", "edge01", "edge02")
+	f.mustRender(append(maps, "--push")...)
+	for _, c := range []string{"edge01", "edge02"} {
+		local := f.deploy[c].Git("rev-parse", "refs/heads/drafts/app/packagevariant-1")
+		if got := remoteRefs(c); !strings.Contains(got, local+"\trefs/heads/drafts/app/packagevariant-1") {
+			t.Errorf("%s's remote: %s", c, got)
+		}
+	}
+	// Someone moves edge01's draft on the remote: kptkit's update of its
+	// clone is no fast-forward there.
+	r := f.deploy["edge01"]
+	other := r.Commit(map[string]string{"app/Kptfile": gitAppKptfile}, "someone else", "Someone", "someone@example.com", r.Git("rev-parse", "refs/heads/drafts/app/packagevariant-1"))
+	r.Git("push", "--quiet", remotes["edge01"], other+":refs/heads/drafts/app/packagevariant-1")
+	f.variants("v1", ", region: west", "edge01", "edge02")
+	out, stderr, code := f.render(append(maps, "--push")...)
+	if code != 1 || !strings.Contains(stderr, "failed: default/edge01-app") || !strings.Contains(stderr, "cannot push to file://"+remotes["edge01"]) ||
+		!strings.Contains(out, "default/edge02-app: updated edge02.app.packagevariant-1") || strings.Contains(stderr, "edge02-app") {
+		t.Errorf("a rejected push: exit %d\n%s\n%s", code, out, stderr)
+	}
+	if got := remoteRefs("edge01"); !strings.Contains(got, other+"\trefs/heads/drafts/app/packagevariant-1") {
+		t.Errorf("the rejected push moved edge01's remote: %s", got)
+	}
+	local := f.deploy["edge02"].Git("rev-parse", "refs/heads/drafts/app/packagevariant-1")
+	if got := remoteRefs("edge02"); !strings.Contains(got, local+"\trefs/heads/drafts/app/packagevariant-1") {
+		t.Errorf("edge02's remote: %s", got)
+	}
+	f.variants("v1", ", region: west", "edge01")
+	f.mustRender(append(maps, "--push", "--prune-all")...)
+	if got := remoteRefs("edge02"); strings.Contains(got, "drafts/") {
+		t.Errorf("edge02's pruned draft is still on its remote: %s", got)
 	}
 }
