@@ -27,7 +27,7 @@ import (
 var variantsCommand = &command{
 	name:    "variants",
 	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-	subs:    []*command{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
+	subs:    []*command{{name: "render", synopsis: "--variants PATH (--out DIR | --git --status FILE) [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}},
 }
 
 const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
@@ -52,6 +52,16 @@ path kptkit.dev/downstream names) are ever written or removed, each all or
 nothing, and in them only the files kptkit wrote. One run writes OUT at a
 time: another fails at once naming it, or waits with --wait. The status of
 every variant and set is written to OUT/variants.status.yaml (or --status).
+
+With --git, each variant's package goes instead into the git repository of
+its downstream Repository as Porch's PackageVariant controller writes it: a
+Draft PackageRevision (drafts/<dir>/<package>/packagevariant-N: a clone,
+edit or upgrade commit, then "Rendering package"), the newest owned draft
+updated in place, a proposed one left to its reviewers; --lifecycle proposes
+or publishes what the run committed, --push pushes the refs it changed.
+--status records the last commit kptkit made on each draft: a reviewer's
+commits are kept, a history rewritten under kptkit fails the variant. See
+docs/porch-git.md.
 
 Each step of a package's pipeline is bounded as in kptkit render: a step
 that runs longer than --step-timeout, or whose process (starlark, an
