@@ -171,12 +171,11 @@ func workspaceNumber(ws string) int {
 	return n
 }
 
+// sortDesc sorts revisions by a key, highest first, then by name.
 func sortDesc(revs []pkgrev.Revision, key func(pkgrev.Revision) int) {
-	for i := 1; i < len(revs); i++ {
-		for k := i; k > 0 && (key(revs[k]) > key(revs[k-1]) || key(revs[k]) == key(revs[k-1]) && revs[k].Name < revs[k-1].Name); k-- {
-			revs[k], revs[k-1] = revs[k-1], revs[k]
-		}
-	}
+	slices.SortStableFunc(revs, func(a, b pkgrev.Revision) int {
+		return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(a.Name, b.Name))
+	})
 }
 
 // processRevision renders one variant's package as a package revision of
