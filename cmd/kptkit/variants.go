@@ -102,7 +102,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, `DIR`, for repositories the cluster has no git location for")
 	c.StringVar(&c.out, "out", "", "the output folder, `OUT`: OUT/<repo>/<package>/")
 	c.StringVar(&c.status, "status", "", "the `FILE` the variants' and sets' status goes to (default OUT/variants.status.yaml)")
-	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores)")
+	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores; with --git four times that, as each waits on git to move its refs)")
 	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes, as kptkit render does (exec: entries skipped, with a warning)")
 	c.Var(c.execFor, "exec-for", "render the image `IMAGE=PATH` (with a tag, or any tag) with the binary PATH (repeatable)")
 	c.Var(&c.prefixes, "builtin-prefix", "an image `PREFIX` whose <prefix>/<function> images are kptkit's functions (repeatable)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/kptkit/kptkit/internal/fleetio"
 	"github.com/kptkit/kptkit/pkg/api/porch"
@@ -62,6 +63,11 @@ func (c *variantsCmd) runGit(in fleet.Input, src fleet.Source, stdout, stderr io
 	rv := &fleetio.Revisions{RepoMap: c.repoMap.m, Wait: c.wait, DryRun: dry, Push: c.git.push}
 	defer rv.Close()
 	opts := c.options(src, nil)
+	if c.jobs == 0 {
+		// Each variant's refs move in a git process of its own, whose start
+		// the variant waits on: more variants at once than cores.
+		opts.Jobs = 4 * runtime.GOMAXPROCS(0)
+	}
 	opts.Revisions, opts.Records, opts.When, opts.Author = rv, records, when, c.git.author
 	opts.Lifecycle = lifecycles[c.git.lifecycle]
 	p := newProgress(stderr)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -71,4 +72,45 @@ func (g *Repo) Push(ctx context.Context, remote string, refs []pkgrev.RefUpdate)
 		return fmt.Errorf("cannot push to %s: %w", remote, err)
 	}
 	return nil
+}
+
+// workTreeFiles lists the work trees from the git folder's own files, as
+// git worktree list reads them, without running git (a run moves refs in
+// many repositories): the main work tree (unless the repository is bare)
+// and its HEAD, each linked work tree (worktrees/<id>/gitdir names its .git
+// file) and its HEAD. False when the git folder is not laid out so (a .git
+// file), for git to say.
+func (g *Repo) workTreeFiles() ([]workTree, bool) {
+	dir := g.GitDir()
+	head, err := os.ReadFile(filepath.Join(dir, "HEAD"))
+	if err != nil {
+		return nil, false
+	}
+	var trees []workTree
+	if dir != g.Path {
+		trees = append(trees, workTree{path: g.Path, branch: headBranch(head)})
+	}
+	linked, err := os.ReadDir(filepath.Join(dir, "worktrees"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, false
+	}
+	for _, e := range linked {
+		at := filepath.Join(dir, "worktrees", e.Name())
+		head, err := os.ReadFile(filepath.Join(at, "HEAD"))
+		gitFile, err2 := os.ReadFile(filepath.Join(at, "gitdir"))
+		if err != nil || err2 != nil {
+			return nil, false
+		}
+		trees = append(trees, workTree{path: filepath.Dir(strings.TrimSpace(string(gitFile))), branch: headBranch(head)})
+	}
+	return trees, true
+}
+
+// headBranch is the branch a HEAD file names ("" for a detached head).
+func headBranch(head []byte) string {
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !ok {
+		return ""
+	}
+	return ref
 }

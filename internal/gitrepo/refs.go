@@ -146,28 +146,45 @@ func (g *Repo) refuseCheckedOut(ctx context.Context, refs []pkgrev.RefUpdate) er
 	if !moves {
 		return nil
 	}
-	out, err := g.git(ctx, "", "worktree", "list", "--porcelain")
+	trees, err := g.workTrees(ctx)
 	if err != nil {
 		return fmt.Errorf("cannot list the work trees of %s: %w", g.URL, err)
 	}
-	tree := ""
-	for line := range strings.Lines(out) {
-		line = strings.TrimSuffix(line, "\n")
-		if p, ok := strings.CutPrefix(line, "worktree "); ok {
-			tree = p
-		}
-		b, ok := strings.CutPrefix(line, "branch ")
-		if !ok {
-			continue
-		}
+	for _, w := range trees {
 		for _, u := range refs {
-			if u.Name == b {
+			if u.Name == w.branch {
 				return fmt.Errorf("cannot move branch %s of %s: it is checked out in the work tree %s (Porch's branches are kept in a bare repository, or a clone with another branch checked out)",
-					strings.TrimPrefix(b, pkgrev.HeadsPrefix), g.URL, tree)
+					strings.TrimPrefix(w.branch, pkgrev.HeadsPrefix), g.URL, w.path)
 			}
 		}
 	}
 	return nil
+}
+
+// workTree is a work tree of the repository and the branch checked out
+// there ("" for none: a detached head).
+type workTree struct{ path, branch string }
+
+// workTrees lists the repository's work trees as git worktree list does.
+func (g *Repo) workTrees(ctx context.Context) ([]workTree, error) {
+	if trees, ok := g.workTreeFiles(); ok {
+		return trees, nil
+	}
+	out, err := g.git(ctx, "", "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var trees []workTree
+	for line := range strings.Lines(out) {
+		line = strings.TrimSuffix(line, "\n")
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			trees = append(trees, workTree{path: p})
+		}
+		if b, ok := strings.CutPrefix(line, "branch "); ok && len(trees) > 0 {
+			trees[len(trees)-1].branch = b
+		}
+	}
+	return trees, nil
 }
 
 // git runs git in the repository with stdin, and returns its stdout; its

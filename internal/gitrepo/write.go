@@ -63,6 +63,16 @@ func (g *Repo) store(o encoder) (plumbing.Hash, error) {
 	if err := o.Encode(eo); err != nil {
 		return plumbing.ZeroHash, err
 	}
+	return g.save(eo)
+}
+
+// save writes an object the repository does not hold already (a variant's
+// render commit shares most of its objects with its task commit). The
+// caller holds g.mu.
+func (g *Repo) save(eo plumbing.EncodedObject) (plumbing.Hash, error) {
+	if h := eo.Hash(); g.r.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
 	return g.r.Storer.SetEncodedObject(eo)
 }
 
@@ -180,7 +190,7 @@ func (g *Repo) writeBlob(b []byte) (plumbing.Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return g.r.Storer.SetEncodedObject(eo)
+	return g.save(eo)
 }
 
 // replace returns the hash of tree t with the entry at parts set to the
