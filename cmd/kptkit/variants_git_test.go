@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -565,5 +566,41 @@ func TestVariantsGitPush(t *testing.T) {
 	f.mustRender(append(maps, "--push", "--prune-all")...)
 	if got := remoteRefs("edge02"); strings.Contains(got, "drafts/") {
 		t.Errorf("edge02's pruned draft is still on its remote: %s", got)
+	}
+}
+
+// TestVariantsGitTwoProcesses: two kptkit processes render the same fleet
+// into the same repositories at once with --wait: each holds a repository
+// for its whole run, so the second sees what the first wrote — both
+// succeed, and every repository holds one draft, packagevariant-1.
+func TestVariantsGitTwoProcesses(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02", "edge03")
+	f.variants("v1", "", "edge01", "edge02", "edge03")
+	var cmds []*exec.Cmd
+	var outs []*strings.Builder
+	for i := range 2 {
+		args := []string{"variants", "render", "--git", "--wait", "2m", "--variants", filepath.Join(f.dir, "variants.yaml"), "--cluster", filepath.Join(f.dir, "cluster.yaml"),
+			"--status", filepath.Join(f.dir, fmt.Sprintf("status%d.yaml", i)), "--repo-map", "https://example.com/catalog.git=" + f.catalog.Dir}
+		for c, d := range f.deploy {
+			args = append(args, "--repo-map", "https://example.com/"+c+".git="+d.Dir)
+		}
+		cmd := helper(nil, args...)
+		out := &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, out)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("process %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	for c, d := range f.deploy {
+		if got := d.Git("for-each-ref", "--format=%(refname)", "refs/heads/drafts"); got != "refs/heads/drafts/app/packagevariant-1" {
+			t.Errorf("%s: %s", c, got)
+		}
 	}
 }

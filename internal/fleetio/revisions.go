@@ -78,6 +78,12 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	return o, nil
 }
 
+// Hold opens and locks a Repository's repository for the run.
+func (rv *Revisions) Hold(repo pkgrev.Repository) error {
+	_, err := rv.open(repo)
+	return err
+}
+
 // Snapshot reads a Repository's package revisions.
 func (rv *Revisions) Snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, error) {
 	o, err := rv.open(repo)

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -67,8 +68,16 @@ func compareKeys(a, b objectKey) int {
 	return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
 }
 
-// readRepos reads the snapshots of Repositories, opts.Jobs at once.
+// readRepos holds Repositories, one by one in order, then reads their
+// snapshots, opts.Jobs at once.
 func (r *runner) readRepos(keys []objectKey) {
+	for _, k := range keys {
+		if st := r.repoAt(k); st.err == nil {
+			if err := r.opts.Revisions.Hold(st.repo); err != nil {
+				st.err = fmt.Errorf("Repository %s: %w", st.repo.Name, err) //nolint:staticcheck // names the kind
+			}
+		}
+	}
 	next := make(chan objectKey)
 	var wg sync.WaitGroup
 	for range min(r.opts.Jobs, max(len(keys), 1)) {

@@ -18,6 +18,10 @@ import (
 // methods are called from several goroutines at once, never twice at once
 // for one repository's Apply.
 type Revisions interface {
+	// Hold takes a Repository for the run (its lock), before it is read;
+	// a run holds its Repositories in the order of their names, so that two
+	// runs waiting for each other's cannot wait forever.
+	Hold(repo pkgrev.Repository) error
 	// Snapshot reads a Repository's package revisions.
 	Snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, error)
 	// Files returns the files of a revision's package.
