@@ -604,3 +604,22 @@ func TestVariantsGitTwoProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantsGitMove: a variant whose downstream package moves (app to
+// web) gets a clone draft of the new package, and its draft of the old one
+// is deleted (--prune, on by default: the variant is in the run).
+func TestVariantsGitMove(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01")
+	f.variants("v1", "", "edge01")
+	f.mustRender()
+	f.write("variants.yaml", strings.Replace(readFile(t, filepath.Join(f.dir, "variants.yaml")), "package: app}", "package: web}", 1))
+	out := f.mustRender()
+	if !strings.Contains(out, "default/edge01-app: created edge01.web.packagevariant-1 from catalog/app@v1\n") ||
+		!strings.Contains(out, "deleted edge01.app.packagevariant-1 (default/edge01-app no longer wants it)\n") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if got := f.deploy["edge01"].Git("for-each-ref", "--format=%(refname)", "refs/heads/drafts"); got != "refs/heads/drafts/web/packagevariant-1" {
+		t.Errorf("drafts: %s", got)
+	}
+}
