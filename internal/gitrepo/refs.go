@@ -72,6 +72,10 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 // pkgrev.Prior the commit written before it; it returns the last ("" for
 // none).
 func (g *Repo) writeCommits(commits []*pkgrev.NewCommit) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pending = g.newBatch()
+	defer func() { g.pending = nil }()
 	prior := ""
 	for _, nc := range commits {
 		c := *nc
@@ -88,9 +92,12 @@ func (g *Repo) writeCommits(commits []*pkgrev.NewCommit) (string, error) {
 			return "", fmt.Errorf("cannot write a commit in %s: it names a commit written before it, and there is none", g.URL)
 		}
 		var err error
-		if prior, err = g.WriteCommit(&c); err != nil {
+		if prior, err = g.writeCommit(&c); err != nil {
 			return "", err
 		}
+	}
+	if err := g.pending.flush(); err != nil {
+		return "", fmt.Errorf("cannot write the objects of a change in %s: %w", g.URL, err)
 	}
 	return prior, nil
 }
