@@ -48,6 +48,12 @@ git --no-pager diff --no-index --color=auto "$out/deployments.v1/edge01/web" "$w
 printf '\n== Again, as a CI gate (--check: exit 1 if anything would change)\n'
 render --check
 
+# The same fleet as Porch's package revisions in per-cluster git
+# repositories: drafts, a review with kptkit rpkg, an approval, an upgrade.
+printf '\n== The fleet on per-cluster git repositories: drafts, review, approval, upgrade  (examples/fleet-git)\n'
+examples/fleet-git/make-repos.sh "$out/fleet-git"
+(cd examples/fleet-git && PATH="$root/bin:$PATH" SOURCE_DATE_EPOCH=1767225600 ./story.sh "$out/fleet-git") | sed 's/^/   /'
+
 show "set-package-context in a Kptfile pipeline: kpt fn render --allow-exec" \
   set-package-context-render kpt fn render --allow-exec
 show "prepend-pipeline with a Nephio PackageVariant: kpt fn eval --exec" \

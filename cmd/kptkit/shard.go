@@ -32,8 +32,8 @@ func (c *variantsCmd) addShardFlag() {
 }
 
 // validateShard reads --shard, K from getenv(JOB_COMPLETION_INDEX) when
-// only N is given. (Git mode: --lifecycle published, which commits to a
-// shared branch, is to be refused here with --shard.)
+// only N is given. In git, shards write their own drafts' refs, but
+// --lifecycle published commits to a branch every shard shares: refused.
 func (c *variantsCmd) validateShard(getenv func(string) string) error {
 	if c.shard.text == "" {
 		return nil
@@ -41,6 +41,9 @@ func (c *variantsCmd) validateShard(getenv func(string) string) error {
 	sh, err := fleet.ParseShard(c.shard.text, getenv(jobIndexEnv))
 	if err != nil {
 		return fmt.Errorf("--shard is %q: %w", c.shard.text, err)
+	}
+	if c.git.on && c.git.lifecycle == "published" {
+		return fmt.Errorf("--lifecycle published is refused with --shard: publishing commits to the deployment branch, which the shards share; publish after gathering them (kptkit rpkg approve)")
 	}
 	c.shard.shard = sh
 	return nil

@@ -27,7 +27,7 @@ import (
 var variantsCommand = &command{
 	name:    "variants",
 	summary: "render a fleet of package variants locally, as Porch would (variants render --help)",
-	subs:    []*command{{name: "render", synopsis: "--variants PATH --out DIR [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}, mergeStatusCommand},
+	subs:    []*command{{name: "render", synopsis: "--variants PATH (--out DIR | --git --status FILE) [--cluster PATH] [--upstream DIR] [flags]", help: variantsHelp, run: variantsRender}, mergeStatusCommand},
 }
 
 const variantsHelp = `Renders, without a cluster, what Porch would make of PackageVariantSets and
@@ -52,6 +52,16 @@ path kptkit.dev/downstream names) are ever written or removed, each all or
 nothing, and in them only the files kptkit wrote. One run writes OUT at a
 time: another fails at once naming it, or waits with --wait. The status of
 every variant and set is written to OUT/variants.status.yaml (or --status).
+
+With --git, each variant's package goes instead into the git repository of
+its downstream Repository as Porch's PackageVariant controller writes it: a
+Draft PackageRevision (drafts/<dir>/<package>/packagevariant-N: a clone,
+edit or upgrade commit, then "Rendering package"), the newest owned draft
+updated in place, a proposed one left to its reviewers; --lifecycle proposes
+or publishes what the run committed, --push pushes the refs it changed.
+--status records the last commit kptkit made on each draft: a reviewer's
+commits are kept, a history rewritten under kptkit fails the variant. See
+docs/porch-git.md.
 
 With --shard K/N the run renders and prunes one of N shares of the fleet, for
 N workers on copies of OUT (docs/scale.md); its status goes to
@@ -88,6 +98,7 @@ type variantsCmd struct {
 	prefixes                                             listFlag
 	limits                                               *limitFlags
 	shard                                                shardFlag // shard.go
+	git                                                  gitFlags
 }
 
 func variantsFlags(call *call) *variantsCmd {
@@ -97,7 +108,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.StringVar(&c.upstream, "upstream", "", "a folder of upstream packages, `DIR`, for repositories the cluster has no git location for")
 	c.StringVar(&c.out, "out", "", "the output folder, `OUT`: OUT/<repo>/<package>/")
 	c.StringVar(&c.status, "status", "", "the `FILE` the variants' and sets' status goes to (default OUT/variants.status.yaml)")
-	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores)")
+	c.IntVar(&c.jobs, "jobs", 0, "`N` variants rendered at once (default: the number of cores; with --git four times that, as each waits on git to move its refs)")
 	c.BoolVar(&c.render, "render", true, "run each package's Kptfile pipeline after the variant's changes, as kptkit render does (exec: entries skipped, with a warning)")
 	c.Var(c.execFor, "exec-for", "render the image `IMAGE=PATH` (with a tag, or any tag) with the binary PATH (repeatable)")
 	c.Var(&c.prefixes, "builtin-prefix", "an image `PREFIX` whose <prefix>/<function> images are kptkit's functions (repeatable)")
@@ -111,6 +122,7 @@ func variantsFlags(call *call) *variantsCmd {
 	c.limits = addStepLimits(c.FlagSet)
 	c.DurationVar(&c.wait, "wait", 0, "wait up to `DURATION` for another run on --out to end (default: fail at once)")
 	c.addShardFlag()
+	c.git.add(c.FlagSet)
 	return c
 }
 
@@ -118,7 +130,7 @@ func (c *variantsCmd) validate() error {
 	switch {
 	case c.variants == "":
 		return errors.New("--variants is required")
-	case c.out == "":
+	case c.out == "" && !c.git.on:
 		return errors.New("--out is required")
 	case c.onConflict != "error" && c.onConflict != "upstream":
 		return fmt.Errorf("--on-conflict is %q: it takes error or upstream", c.onConflict)
@@ -126,6 +138,10 @@ func (c *variantsCmd) validate() error {
 		return fmt.Errorf("--jobs is %d: it takes a positive number", c.jobs)
 	case c.wait < 0:
 		return fmt.Errorf("--wait is %s: it takes a duration of 0 or more", c.wait)
+	case c.git.on:
+		if err := c.validateGit(); err != nil {
+			return err
+		}
 	}
 	if err := c.validateShard(os.Getenv); err != nil {
 		return err
@@ -152,6 +168,9 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 			"give --cluster a file or folder of those objects (an empty one when the sets need none)", what)
 	}
 	src := &upstream.Source{RepoMap: c.repoMap.m, FolderName: c.upstream}
+	if c.git.on {
+		return c.runGit(in, src, stdout, stderr)
+	}
 	if c.upstream != "" {
 		if src.Folder, err = fleetio.ReadUpstreams(c.upstream); err != nil {
 			return err
@@ -173,25 +192,7 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 		dry = &fleetio.DryRun{Store: fleetio.Store{Out: out}}
 		store = dry
 	}
-	opts := fleet.Options{
-		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
-		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
-		Salt:  "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
-		Shard: c.shard.shard,
-	}
-	if c.render {
-		// Rendering makes much short-lived garbage (each variant's steps
-		// write and parse its items) over a small live heap: collect less
-		// often, within a bound that keeps a large fleet under 1 GB.
-		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(768 << 20)
-		limits, _ := c.limits.limits()
-		opts.Render = fleetio.Renderer{
-			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
-			Env:     functions.Env(),
-			Watch:   watch(limits),
-		}
-	}
+	opts := c.options(src, store)
 	p := newProgress(stderr)
 	opts.Progress = p.update
 	report, err := fleet.Run(in, opts)
@@ -216,6 +217,31 @@ func (c *variantsCmd) run(stdout, stderr io.Writer) error {
 		return errors.New("--check: the output is not what the variants render to")
 	}
 	return nil
+}
+
+// options are the fleet's options the flags ask for, with the upstreams
+// from src and the packages kept in store (nil in git).
+func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options {
+	opts := fleet.Options{
+		Source: src, Store: store, Env: functions.Env(), Jobs: c.jobs,
+		Prune: c.prune, PruneAll: c.pruneAll, TakeUpstream: c.onConflict == "upstream",
+		Salt:  "kptkit " + version.Get().Version + renderSalt(c.render, c.prefixes, c.execFor.m),
+		Shard: c.shard.shard,
+	}
+	if c.render {
+		// Rendering makes much short-lived garbage (each variant's steps
+		// write and parse its items) over a small live heap: collect less
+		// often, within a bound that keeps a large fleet under 1 GB.
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(768 << 20)
+		limits, _ := c.limits.limits()
+		opts.Render = fleetio.Renderer{
+			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
+			Env:     functions.Env(),
+			Watch:   watch(limits),
+		}
+	}
+	return opts
 }
 
 // writeStatus writes the status stream into the output, or to --status,
@@ -279,6 +305,8 @@ func summarize(stdout, stderr io.Writer, out string, r *fleet.Report, asJSON boo
 			fmt.Fprintf(stdout, "failed to remove %s (owned by %s): %s\n", rm.Path, rm.Owner, rm.Error)
 		case rm.Released:
 			fmt.Fprintf(stdout, "released %s (%s is gone; deletionPolicy orphan)\n", rm.Path, rm.Owner)
+		case rm.Proposed:
+			fmt.Fprintf(stdout, "proposed %s for deletion (%s no longer wants it)\n", rm.Path, rm.Owner)
 		default:
 			fmt.Fprintf(stdout, "deleted %s (%s no longer wants it)\n", rm.Path, rm.Owner)
 		}

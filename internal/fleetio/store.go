@@ -89,23 +89,29 @@ func (d *DryRun) record(p string, c change) {
 func (d *DryRun) Diff(w io.Writer, out string) {
 	for _, p := range slices.Sorted(maps.Keys(d.changes)) {
 		c := d.changes[p]
-		files := map[string]bool{}
-		for f := range c.old {
-			files[f] = true
+		diffPackage(w, strings.TrimPrefix(path.Join(filepath.ToSlash(out), p), "/"), c.old, c.new)
+	}
+}
+
+// diffPackage writes a unified diff of a package's files from old to new
+// (nil: none), files in order, named as git names them (a/<name>/<file>).
+func diffPackage(w io.Writer, name string, old, new kptpkg.Files) {
+	files := map[string]bool{}
+	for f := range old {
+		files[f] = true
+	}
+	for f := range new {
+		files[f] = true
+	}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		file := path.Join(name, f)
+		oldName, newName := "a/"+file, "b/"+file
+		if _, ok := old[f]; !ok {
+			oldName = "/dev/null"
 		}
-		for f := range c.new {
-			files[f] = true
+		if _, ok := new[f]; !ok {
+			newName = "/dev/null"
 		}
-		for _, f := range slices.Sorted(maps.Keys(files)) {
-			name := strings.TrimPrefix(path.Join(filepath.ToSlash(out), p, f), "/")
-			oldName, newName := "a/"+name, "b/"+name
-			if _, ok := c.old[f]; !ok {
-				oldName = "/dev/null"
-			}
-			if _, ok := c.new[f]; !ok {
-				newName = "/dev/null"
-			}
-			fmt.Fprint(w, textdiff.Unified(oldName, newName, string(c.old[f]), string(c.new[f])))
-		}
+		fmt.Fprint(w, textdiff.Unified(oldName, newName, string(old[f]), string(new[f])))
 	}
 }

@@ -33,6 +33,9 @@ type Repo struct {
 	r    *git.Repository
 	// closer releases what OpenKeeping keeps open (open.go); nil otherwise.
 	closer io.Closer
+	// pending holds the objects of the change being written (pack.go); nil
+	// when objects are written one by one.
+	pending *batch
 }
 
 // Local returns the local path of a repository named by url: a path, a

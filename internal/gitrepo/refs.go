@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,12 +42,9 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 	if err := g.refuseCheckedOut(ctx, c.Refs); err != nil {
 		return "", err
 	}
-	commit := ""
-	if c.Commit != nil {
-		var err error
-		if commit, err = g.WriteCommit(c.Commit); err != nil {
-			return "", err
-		}
+	commit, err := g.writeCommits(c.Commits())
+	if err != nil {
+		return "", err
 	}
 	var script strings.Builder
 	script.WriteString("start\n")
@@ -68,6 +66,40 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 		return "", fmt.Errorf("cannot update the refs of %s: %w", g.URL, err)
 	}
 	return commit, nil
+}
+
+// writeCommits writes a change's commits in order, each Base or parent of
+// pkgrev.Prior the commit written before it; it returns the last ("" for
+// none).
+func (g *Repo) writeCommits(commits []*pkgrev.NewCommit) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.pending = g.newBatch()
+	defer func() { g.pending = nil }()
+	prior := ""
+	for _, nc := range commits {
+		c := *nc
+		if c.Base == pkgrev.Prior {
+			c.Base = prior
+		}
+		c.Parents = slices.Clone(c.Parents)
+		for i, p := range c.Parents {
+			if p == pkgrev.Prior {
+				c.Parents[i] = prior
+			}
+		}
+		if slices.Contains(c.Parents, "") || prior == "" && nc.Base == pkgrev.Prior {
+			return "", fmt.Errorf("cannot write a commit in %s: it names a commit written before it, and there is none", g.URL)
+		}
+		var err error
+		if prior, err = g.writeCommit(&c); err != nil {
+			return "", err
+		}
+	}
+	if err := g.pending.flush(); err != nil {
+		return "", fmt.Errorf("cannot write the objects of a change in %s: %w", g.URL, err)
+	}
+	return prior, nil
 }
 
 // checkUpdates refuses what kptkit never does to refs: write outside
@@ -121,28 +153,45 @@ func (g *Repo) refuseCheckedOut(ctx context.Context, refs []pkgrev.RefUpdate) er
 	if !moves {
 		return nil
 	}
-	out, err := g.git(ctx, "", "worktree", "list", "--porcelain")
+	trees, err := g.workTrees(ctx)
 	if err != nil {
 		return fmt.Errorf("cannot list the work trees of %s: %w", g.URL, err)
 	}
-	tree := ""
-	for line := range strings.Lines(out) {
-		line = strings.TrimSuffix(line, "\n")
-		if p, ok := strings.CutPrefix(line, "worktree "); ok {
-			tree = p
-		}
-		b, ok := strings.CutPrefix(line, "branch ")
-		if !ok {
-			continue
-		}
+	for _, w := range trees {
 		for _, u := range refs {
-			if u.Name == b {
+			if u.Name == w.branch {
 				return fmt.Errorf("cannot move branch %s of %s: it is checked out in the work tree %s (Porch's branches are kept in a bare repository, or a clone with another branch checked out)",
-					strings.TrimPrefix(b, pkgrev.HeadsPrefix), g.URL, tree)
+					strings.TrimPrefix(w.branch, pkgrev.HeadsPrefix), g.URL, w.path)
 			}
 		}
 	}
 	return nil
+}
+
+// workTree is a work tree of the repository and the branch checked out
+// there ("" for none: a detached head).
+type workTree struct{ path, branch string }
+
+// workTrees lists the repository's work trees as git worktree list does.
+func (g *Repo) workTrees(ctx context.Context) ([]workTree, error) {
+	if trees, ok := g.workTreeFiles(); ok {
+		return trees, nil
+	}
+	out, err := g.git(ctx, "", "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var trees []workTree
+	for line := range strings.Lines(out) {
+		line = strings.TrimSuffix(line, "\n")
+		if p, ok := strings.CutPrefix(line, "worktree "); ok {
+			trees = append(trees, workTree{path: p})
+		}
+		if b, ok := strings.CutPrefix(line, "branch "); ok && len(trees) > 0 {
+			trees[len(trees)-1].branch = b
+		}
+	}
+	return trees, nil
 }
 
 // git runs git in the repository with stdin, and returns its stdout; its

@@ -21,6 +21,11 @@ import (
 func (g *Repo) WriteCommit(c *pkgrev.NewCommit) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.writeCommit(c)
+}
+
+// writeCommit is WriteCommit; the caller holds g.mu.
+func (g *Repo) writeCommit(c *pkgrev.NewCommit) (string, error) {
 	root, err := g.baseTree(c.Base)
 	if err != nil {
 		return "", err
@@ -63,6 +68,20 @@ func (g *Repo) store(o encoder) (plumbing.Hash, error) {
 	if err := o.Encode(eo); err != nil {
 		return plumbing.ZeroHash, err
 	}
+	return g.save(eo)
+}
+
+// save writes an object the repository does not hold already (a variant's
+// render commit shares most of its objects with its task commit). The
+// caller holds g.mu.
+func (g *Repo) save(eo plumbing.EncodedObject) (plumbing.Hash, error) {
+	h := eo.Hash()
+	if g.r.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if g.pending != nil {
+		return g.pending.add(eo)
+	}
 	return g.r.Storer.SetEncodedObject(eo)
 }
 
@@ -71,6 +90,9 @@ func (g *Repo) store(o encoder) (plumbing.Hash, error) {
 func (g *Repo) baseTree(base string) (*object.Tree, error) {
 	if base == "" {
 		return &object.Tree{}, nil
+	}
+	if c, ok := g.pending.commit(base); ok {
+		return g.treeObject(c.TreeHash)
 	}
 	return g.rootTree(base)
 }
@@ -85,7 +107,7 @@ func (g *Repo) packageTree(c *pkgrev.NewCommit) (plumbing.Hash, error) {
 		return g.filesTree(c.Files)
 	case plumbing.IsHash(c.Tree):
 		h := plumbing.NewHash(c.Tree)
-		if _, err := g.r.TreeObject(h); err != nil {
+		if _, err := g.treeObject(h); err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("tree %s of %s: %w", short(c.Tree), g.URL, err)
 		}
 		return h, nil
@@ -180,7 +202,7 @@ func (g *Repo) writeBlob(b []byte) (plumbing.Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	return g.r.Storer.SetEncodedObject(eo)
+	return g.save(eo)
 }
 
 // replace returns the hash of tree t with the entry at parts set to the
@@ -200,7 +222,7 @@ func (g *Repo) replace(t *object.Tree, parts []string, sub plumbing.Hash, remove
 				return plumbing.ZeroHash, fmt.Errorf("path %q is %s, not a directory", joinPath(at, name), entries[i].Mode)
 			}
 			var err error
-			if child, err = g.r.TreeObject(entries[i].Hash); err != nil {
+			if child, err = g.treeObject(entries[i].Hash); err != nil {
 				return plumbing.ZeroHash, err
 			}
 		}

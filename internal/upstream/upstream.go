@@ -17,6 +17,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/pkgrev"
 )
 
 // Source finds upstream packages. It is safe for concurrent use.
@@ -40,7 +41,7 @@ var _ fleet.Source = (*Source)(nil)
 // else from the folder.
 func (s *Source) Find(want fleet.Want, repo *fleet.Repository) (fleet.Upstream, error) {
 	if repo != nil && repo.Spec.Git != nil && repo.Spec.Git.Repo != "" {
-		return s.fromGit(want, repo.Spec.Git, repo.File)
+		return s.fromGit(want, repo)
 	}
 	return s.fromFolder(want)
 }
@@ -60,27 +61,19 @@ func (s *Source) At(o fleet.Origin, repo *fleet.Repository) (kptpkg.Files, error
 	return r.Files(o.Commit, strings.Trim(o.Directory, "/"))
 }
 
-func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository, file string) (fleet.Upstream, error) {
-	r, err := s.open(g.Repo, file)
+func (s *Source) fromGit(want fleet.Want, repo *fleet.Repository) (fleet.Upstream, error) {
+	g := repo.Spec.Git
+	r, err := s.open(g.Repo, repo.File)
 	if err != nil {
 		return fleet.Upstream{}, err
 	}
-	full := path.Join(strings.Trim(g.Directory, "/"), want.Package)
-	var refs []string
-	switch {
-	case want.Revision > 0:
-		refs = []string{fmt.Sprintf("%s/v%d", full, want.Revision)}
-	case want.Workspace == "" || want.Workspace == "main":
-		branch := g.Branch
-		if branch == "" {
-			branch = porch.DefaultBranch
-		}
-		refs = []string{branch}
-	default:
-		refs = []string{"drafts/" + full + "/" + want.Workspace, "proposed/" + full + "/" + want.Workspace}
+	model, err := pkgrev.RepositoryOf(repo.Repository)
+	if err != nil {
+		return fleet.Upstream{}, err
 	}
-	for _, ref := range refs {
-		commit, err := r.Resolve(ref)
+	full := pkgrev.FullPath(model.Directory, want.Package)
+	for _, c := range candidates(want, full, model.Branch) {
+		commit, err := r.Resolve(c.ref)
 		if errors.Is(err, gitrepo.ErrNotFound) {
 			continue
 		}
@@ -95,15 +88,41 @@ func (s *Source) fromGit(want fleet.Want, g *porch.GitRepository, file string) (
 			return fleet.Upstream{}, err
 		}
 		if _, ok := files[kptfile.FileName]; !ok {
-			return fleet.Upstream{}, fmt.Errorf("%s at %s of %s holds no Kptfile: it is not a package", full, ref, g.Repo)
+			return fleet.Upstream{}, fmt.Errorf("%s at %s of %s holds no Kptfile: it is not a package", full, c.ref, g.Repo)
+		}
+		workspace := c.workspace
+		if want.Revision > 0 {
+			workspace = pkgrev.PublishedWorkspace(r.Revisions(), commit, full, want.Revision)
 		}
 		return fleet.Upstream{
-			Files:  files,
-			Origin: fleet.Origin{Repo: g.Repo, Directory: "/" + full, Ref: ref, Commit: commit},
-			Key:    g.Repo + "@" + commit + ":" + full, // the URL, not where it was read: a seal stays the same on every machine
+			Files:    files,
+			Origin:   fleet.Origin{Repo: g.Repo, Directory: "/" + full, Ref: c.ref, Commit: commit},
+			Key:      g.Repo + "@" + commit + ":" + full, // the URL, not where it was read: a seal stays the same on every machine
+			Revision: pkgrev.Name(repo.Metadata.Name, want.Package, workspace),
 		}, nil
 	}
 	return fleet.Upstream{}, notFound(want)
+}
+
+// candidate is a ref a revision may be on (its short name: a branch is also
+// looked for as a clone's origin/<branch>) and the revision's workspace.
+type candidate struct{ ref, workspace string }
+
+// candidates are the refs the revision a variant asks for may be on, in the
+// order they are tried, as Porch lays revisions out (pkgrev): revision N is
+// the tag <path>/vN; the workspace main (or none) the branch's head; another
+// workspace its draft, then its proposal.
+func candidates(want fleet.Want, full, branch string) []candidate {
+	switch {
+	case want.Revision > 0:
+		return []candidate{{ref: pkgrev.ShortRef(pkgrev.TagRef(full, want.Revision, ""))}}
+	case want.Workspace == "" || want.Workspace == porch.DefaultBranch:
+		return []candidate{{ref: branch, workspace: branch}}
+	}
+	return []candidate{
+		{ref: pkgrev.ShortRef(pkgrev.DraftRef(full, want.Workspace)), workspace: want.Workspace},
+		{ref: pkgrev.ShortRef(pkgrev.ProposedRef(full, want.Workspace)), workspace: want.Workspace},
+	}
 }
 
 // notFound is Porch's text for a missing upstream revision.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -49,6 +50,20 @@ type Options struct {
 	// the fleet, and the status says which shard of which fleet it is
 	// (shard.go).
 	Shard Shard
+
+	// Revisions, when set, keeps the downstream packages as Porch's package
+	// revisions in the git repositories of the downstream Repositories
+	// (variants render --git) instead of in Store.
+	Revisions Revisions
+	// Lifecycle is what the revisions a run in git writes become: Draft (the
+	// default), Proposed or Published.
+	Lifecycle string
+	// Records are what the last run in git recorded, by variant (Records).
+	Records map[string]Record
+	// Author is the commits' author where the Repository names none (""
+	// for Porch's own); When is the commits' time.
+	Author string
+	When   time.Time
 }
 
 // Renderer runs a package's Kptfile pipeline (pkg/render, as kpt fn
@@ -65,18 +80,31 @@ func Run(in Input, opts Options) (*Report, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
-	existing, err := opts.Store.Packages()
-	if err != nil {
-		return nil, fmt.Errorf("cannot list the output's packages: %w", err)
-	}
 	cl, rs := newCluster(in)
 	p := newPlan(in, cl)
 	rs = append(rs, p.results...)
-	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}}
+	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{}}
+	var existing []Stored
+	if opts.Revisions == nil {
+		var err error
+		if existing, err = opts.Store.Packages(); err != nil {
+			return nil, fmt.Errorf("cannot list the output's packages: %w", err)
+		}
+	} else {
+		var lrs []result.Result
+		existing, lrs = r.listRevisions()
+		rs = append(rs, lrs...)
+	}
 	rs = append(rs, r.survey(existing)...)
 	r.runAll()
-	report := &Report{Results: result.List(rs).Sorted(), Variants: r.reported()}
-	report.Removed = r.prune()
+	report := &Report{Variants: r.reported()}
+	if opts.Revisions == nil {
+		report.Removed = r.prune()
+	} else {
+		report.Removed = r.pruneRevisions()
+		r.finish(report.Removed)
+	}
+	report.Results = result.List(rs).Sorted()
 	report.Status = r.shardStatus()
 	if !opts.Shard.Whole() {
 		report.Shard = opts.Shard.String()
@@ -97,6 +125,10 @@ type runner struct {
 	upstreams map[string]*upstreamEntry
 	// moved are the existing packages a new package was written around.
 	moved map[string]bool
+	// repos are the downstream Repositories of a run in git.
+	repos map[objectKey]*repoState
+	// listed are, in git, the Repositories of the packages listed.
+	listed map[string]objectKey
 }
 
 // runAll renders every job on opts.Jobs goroutines; each job's outcome goes

@@ -1,11 +1,15 @@
 package fleet
 
 import (
+	"fmt"
+	"strings"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/pkgrev"
 	"github.com/kptkit/kptkit/pkg/pkgupdate"
 )
 
@@ -20,4 +24,66 @@ func clone(up Upstream, name string) (kptpkg.Files, error) {
 	return kptfile.Edit(up.Files, func(kf *yaml.RNode) error {
 		return fieldpath.SetString(kf, fieldpath.Path{"metadata", "name"}, name)
 	})
+}
+
+// In git (Options.Revisions), a downstream's Kptfile records its upstream as
+// Porch's clone writes it (pkgrev.Lineage: the repository's URL with .git,
+// the package's path relative to the Repository's directory, no update
+// strategy), not as kpt pkg get does. The package is made as in a folder —
+// cloned, merged and rendered with kpt's lineage — and its lineage written
+// Porch's way last, before it is sealed; a lock read back is read Porch's
+// way.
+
+// porchLineage writes the root Kptfile's lineage as Porch writes it when it
+// names the variant's upstream revision as kpt's does; files are returned
+// as they are otherwise (and always outside git).
+func (r *runner) porchLineage(j *job, up *upstreamEntry, files kptpkg.Files) (kptpkg.Files, error) {
+	o := up.up.Origin
+	if r.opts.Revisions == nil || o.Commit == "" {
+		return files, nil
+	}
+	lock, ok, err := pkgupdate.Lock(files)
+	if err != nil || !ok || lock.Repo != o.Repo || lock.Commit != o.Commit || !sameRevision(lock, o) || !strings.HasPrefix(lock.Directory, "/") {
+		return files, err
+	}
+	repo, err := r.upstreamModel(j)
+	if err != nil {
+		return nil, err
+	}
+	u, l := pkgrev.Lineage(repo, o.Directory, lock.Ref, o.Commit)
+	return kptfile.Edit(files, func(kf *yaml.RNode) error {
+		if err := kptfile.SetLineage(kf, u, &l); err != nil {
+			return err
+		}
+		kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+		return nil
+	})
+}
+
+// lockOf returns the upstream revision a downstream package records (see
+// pkgupdate.Lock); in git, a lock Porch's way is read as the Origin kpt's
+// way names (the Repository's URL as written, the full path).
+func (r *runner) lockOf(j *job, files kptpkg.Files) (Origin, bool, error) {
+	lock, ok, err := pkgupdate.Lock(files)
+	if err != nil || !ok || r.opts.Revisions == nil {
+		return lock, ok, err
+	}
+	repo, err := r.upstreamModel(j)
+	if err != nil {
+		return Origin{}, false, err
+	}
+	if full, porchs := pkgrev.LockedPath(repo, lock.Repo, lock.Directory); porchs {
+		lock.Repo, lock.Directory = repo.URL, "/"+full
+	}
+	return lock, true, nil
+}
+
+// upstreamModel is the Repository the variant's upstream names, as the
+// package revision model reads it.
+func (r *runner) upstreamModel(j *job) (pkgrev.Repository, error) {
+	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
+	if repo == nil {
+		return pkgrev.Repository{}, fmt.Errorf("the cluster has no Repository %q", j.want.Repo)
+	}
+	return pkgrev.RepositoryOf(repo.Repository)
 }

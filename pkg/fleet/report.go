@@ -16,6 +16,8 @@ const (
 	Updated   Outcome = "updated"
 	Unchanged Outcome = "unchanged"
 	Failed    Outcome = "failed"
+	// Waiting: in git, the variant's revision is proposed, under review.
+	Waiting Outcome = "waiting"
 )
 
 // Variant is what a run did for one PackageVariant.
@@ -34,6 +36,9 @@ type Variant struct {
 	Upstream string  `json:"upstream,omitempty"`
 	Commit   string  `json:"commit,omitempty"`
 	Outcome  Outcome `json:"outcome"`
+	// Revision is, in git, the PackageRevision that is the variant's
+	// package.
+	Revision string `json:"revision,omitempty"`
 	// Skipped: nothing it depends on changed, so it was not rendered.
 	Skipped bool `json:"skipped,omitempty"`
 	// Adopted: the package existed without an owner and was adopted.
@@ -43,6 +48,7 @@ type Variant struct {
 	Message string      `json:"message,omitempty"`
 	Results result.List `json:"results,omitempty"`
 	stalled bool        // failed validation: Porch's Stalled=True
+	wrote   string      // in git, the last commit the run made on Revision
 }
 
 // Path is the downstream package's folder in the output.
@@ -61,6 +67,9 @@ func (v *Variant) String() string {
 // `created edge01/web from catalog/app@v1`, without a failure's message.
 func (v *Variant) Summary() string {
 	where := v.Path()
+	if v.Revision != "" {
+		where = v.Revision
+	}
 	if v.Repo == "" || v.Package == "" {
 		where = "(no downstream)"
 	}
@@ -86,7 +95,10 @@ type Removal struct {
 	Path     string `json:"path"`
 	Owner    string `json:"owner"`
 	Released bool   `json:"released,omitempty"`
-	Error    string `json:"error,omitempty"`
+	// Proposed: in git, a published revision proposed for deletion.
+	Proposed bool      `json:"proposedForDeletion,omitempty"`
+	Error    string    `json:"error,omitempty"`
+	repo     objectKey // in git, the Repository it was in
 }
 
 // Report is what a run did.
@@ -110,6 +122,7 @@ type Counts struct {
 	Deleted   int `json:"deleted"`
 	Released  int `json:"released"`
 	Failed    int `json:"failed"`
+	Waiting   int `json:"waiting,omitempty"`
 }
 
 // Counts tallies the report; a removal that failed counts as failed.
@@ -125,6 +138,8 @@ func (r *Report) Counts() Counts {
 			c.Unchanged++
 		case Failed:
 			c.Failed++
+		case Waiting:
+			c.Waiting++
 		}
 	}
 	for _, rm := range r.Removed {

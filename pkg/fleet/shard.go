@@ -156,7 +156,7 @@ func (r *runner) reported() []*Variant {
 // entries, each variant another shard renders marked with that shard
 // instead of its status (a set's status is the plan's: every shard has it).
 func (r *runner) shardStatus() []*yaml.RNode {
-	all := status(r.plan)
+	all := r.status()
 	sh := r.opts.Shard
 	if sh.Whole() {
 		return all

@@ -45,6 +45,9 @@ type Upstream struct {
 	// Key identifies the content (repository, folder and commit, or a hash of
 	// a folder's files): revisions with one key are read and parsed once.
 	Key string
+	// Revision is the PackageRevision's name (catalog.app.v2), "" for a
+	// folder: what a clone task in git names.
+	Revision string
 }
 
 // Source finds upstream packages: in git repositories (Porch's layout) or

@@ -6,6 +6,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
+	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 )
 
 // Porch's condition types and texts.
@@ -20,8 +21,11 @@ const (
 type condition struct{ typ, status, reason, message string }
 
 // status returns the status of every set and variant of the plan, as Porch
-// would report it: sets first, then variants, each in the plan's order.
-func status(p *plan) []*yaml.RNode {
+// would report it: sets first, then variants, each in the plan's order. A
+// variant's downstreamTargets name its package (<repo>/<package>), in git
+// its PackageRevision, with the last commit kptkit made there.
+func (r *runner) status() []*yaml.RNode {
+	p := r.plan
 	var out []*yaml.RNode
 	for _, s := range p.sets {
 		out = append(out, object(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind, s.name, s.namespace, setConditions(s), nil))
@@ -31,7 +35,20 @@ func status(p *plan) []*yaml.RNode {
 		if j.v.Outcome != Failed {
 			targets = append(targets, j.path)
 		}
-		out = append(out, object(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind, j.pv.Metadata.Name, j.pv.Metadata.Namespace, variantConditions(j), targets))
+		rec := Record{}
+		if r.opts.Revisions != nil {
+			rec, targets = r.record(j), nil
+			if j.v.Outcome != Failed && j.v.Revision != "" {
+				targets = append(targets, j.v.Revision)
+			} else if rec.Revision != "" {
+				targets = append(targets, rec.Revision) // kept for the next run's check
+			}
+		}
+		o := object(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind, j.pv.Metadata.Name, j.pv.Metadata.Namespace, variantConditions(j), targets)
+		if rec.Commit != "" {
+			_ = annotate(o, v1alpha1.AnnotationCommit, rec.Commit)
+		}
+		out = append(out, o)
 	}
 	return out
 }
@@ -52,7 +69,7 @@ func variantConditions(j *job) []condition {
 	switch {
 	case v.stalled:
 		return []condition{{conditionStalled, "True", "ValidationError", v.Message}, {conditionReady, "False", "Error", "invalid packagevariant object"}}
-	case v.Outcome == Failed:
+	case v.Outcome == Failed, v.Outcome == Waiting:
 		return []condition{{conditionStalled, "False", "Valid", messageValid}, {conditionReady, "False", v.Reason, v.Message}}
 	}
 	return []condition{{conditionStalled, "False", "Valid", messageValid}, {conditionReady, "True", "NoErrors", "successfully ensured downstream package variant"}}

@@ -28,19 +28,19 @@ const (
 	ReasonConflict     = "UpdateConflict"
 )
 
-// process renders one variant's package and hands it to the Store. Every
-// problem is recorded on the variant; nothing is written for a variant that
-// fails.
+// process renders one variant's package and hands it to the Store (or, in
+// git, to the Revisions). Every problem is recorded on the variant;
+// nothing is written for a variant that fails.
 func (r *runner) process(j *job) {
-	v := j.v // the plan's problems are on it already (plan.settle)
-	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
-	up := r.upstream(j.pv.Metadata.Namespace, j.want, repo)
-	if up.err != nil {
-		v.stalled = true
-		v.fail(ReasonError, "%v", up.err)
+	up, ok := r.prepare(j)
+	if !ok {
 		return
 	}
-	v.Upstream, v.Commit = j.want.String(), up.up.Origin.Commit
+	if r.opts.Revisions != nil {
+		r.processRevision(j, up)
+		return
+	}
+	v := j.v
 	read, err := r.opts.Store.Read(j.path)
 	if err != nil {
 		v.fail(ReasonError, "cannot read the downstream package %s: %v", j.path, err)
@@ -57,39 +57,13 @@ func (r *runner) process(j *job) {
 			return
 		}
 	}
-	own := ownership{}
-	if existing != nil {
-		if own, err = ownershipOf(existing[kptapi.FileName]); err != nil {
-			v.fail(ReasonError, "the downstream package %s has a Kptfile kptkit cannot read: %v", j.path, err)
-			return
-		}
-	}
-	inputs := r.inputs(j, up.up)
-	if own.owner == j.key() && own.downstream == j.path && own.inputs == "sha256:"+inputs && (sealed(own, existing) || own.rendered == seal(existing, false)) {
-		v.Outcome, v.Skipped = Unchanged, true
+	own, ok := r.ownership(j, existing)
+	if !ok {
 		return
 	}
-	b, err := r.base(j, up, existing, own)
-	switch {
-	case errors.Is(err, errFailed):
-		return // recorded on the variant
-	case err != nil:
-		v.fail(ReasonError, "%v", err)
-		return
-	case len(b.conflicts) > 0:
-		v.fail(ReasonConflict, "updating %s to %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
-			j.path, v.Upstream, strings.Join(b.conflicts, "; "))
-		return
-	}
-	files := b.done
-	if files == nil {
-		if files, err = r.build(j, b); err != nil {
-			return // recorded on the variant
-		}
-	}
-	if files, err = sealFiles(files, inputs, b.pristine); err != nil {
-		v.fail(ReasonError, "%v", err)
-		return
+	files, _, ok := r.produce(j, up, existing, own)
+	if !ok || files == nil {
+		return // failed, or skipped
 	}
 	wrote, err := r.opts.Store.Write(j.path, old, files)
 	switch {
@@ -103,6 +77,75 @@ func (r *runner) process(j *job) {
 	default:
 		v.Outcome = Unchanged
 	}
+}
+
+// prepare finds the variant's upstream (its warnings and the plan's
+// problems are on it already: plan.settle); false when the variant cannot
+// be rendered (recorded on it).
+func (r *runner) prepare(j *job) (*upstreamEntry, bool) {
+	v := j.v
+	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
+	up := r.upstream(j.pv.Metadata.Namespace, j.want, repo)
+	if up.err != nil {
+		v.stalled = true
+		v.fail(ReasonError, "%v", up.err)
+		return nil, false
+	}
+	v.Upstream, v.Commit = j.want.String(), up.up.Origin.Commit
+	return up, true
+}
+
+// ownership reads who owns the existing package (none for none); false
+// when its Kptfile does not read (recorded on the variant).
+func (r *runner) ownership(j *job, existing kptpkg.Files) (ownership, bool) {
+	if existing == nil {
+		return ownership{}, true
+	}
+	own, err := ownershipOf(existing[kptapi.FileName])
+	if err != nil {
+		j.v.fail(ReasonError, "the downstream package %s has a Kptfile kptkit cannot read: %v", j.path, err)
+		return ownership{}, false
+	}
+	return own, true
+}
+
+// produce makes the variant's package over the existing one (nil for
+// none), sealed: nil files when nothing it depends on changed (the variant
+// is then Unchanged and skipped); false when it failed (recorded on the
+// variant). The base it was made from comes out too.
+func (r *runner) produce(j *job, up *upstreamEntry, existing kptpkg.Files, own ownership) (kptpkg.Files, *base, bool) {
+	v := j.v
+	inputs := r.inputs(j, up.up)
+	if own.owner == j.key() && own.downstream == j.path && own.inputs == "sha256:"+inputs && (sealed(own, existing) || own.rendered == seal(existing, false)) {
+		v.Outcome, v.Skipped = Unchanged, true
+		return nil, nil, true
+	}
+	b, err := r.base(j, up, existing, own)
+	switch {
+	case errors.Is(err, errFailed):
+		return nil, nil, false // recorded on the variant
+	case err != nil:
+		v.fail(ReasonError, "%v", err)
+		return nil, nil, false
+	case len(b.conflicts) > 0:
+		v.fail(ReasonConflict, "updating %s to %s conflicts with the downstream's own changes (the package is left as it was; --on-conflict=upstream takes the upstream's): %s",
+			j.path, v.Upstream, strings.Join(b.conflicts, "; "))
+		return nil, nil, false
+	}
+	files := b.done
+	if files == nil {
+		if files, err = r.build(j, b); err != nil {
+			return nil, nil, false // recorded on the variant
+		}
+	}
+	if files, err = r.porchLineage(j, up, files); err == nil {
+		files, err = sealFiles(files, inputs, b.pristine)
+	}
+	if err != nil {
+		v.fail(ReasonError, "%v", err)
+		return nil, nil, false
+	}
+	return files, b, true
 }
 
 // base is what a variant's package is made from: the files and their items
@@ -137,7 +180,7 @@ func (r *runner) base(j *job, up *upstreamEntry, existing kptpkg.Files, own owne
 		j.v.Adopted = true
 		own = ownership{} // an adopted package is rendered again
 	}
-	lock, locked, err := pkgupdate.Lock(existing)
+	lock, locked, err := r.lockOf(j, existing)
 	if err != nil {
 		return nil, fmt.Errorf("the downstream package %s: %w", j.path, err)
 	}

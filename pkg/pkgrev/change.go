@@ -7,11 +7,15 @@ import (
 )
 
 // Change is what a lifecycle verb does to a repository: at most one new
-// commit, then ref moves, each checked against the value the snapshot read,
-// all of them together or none.
+// commit (a variant's draft: a chain of them), then ref moves, each checked
+// against the value the snapshot read, all of them together or none.
 type Change struct {
 	// Commit is the commit to write before any ref moves; nil for none.
 	Commit *NewCommit
+	// Then are more commits, written after Commit in order: a Base or parent
+	// of Prior names the commit written just before. A ref moved ToCommit
+	// names the last commit written.
+	Then []*NewCommit
 	// Refs are the ref moves, in the order given.
 	Refs []RefUpdate
 	// Done is what porchctl prints (stdout) when the change is made;
@@ -34,6 +38,21 @@ type NewCommit struct {
 	// Committer is always Porch.
 	Committer Signature
 }
+
+// Prior, as a NewCommit's Base or parent in a Change's Then, names the
+// commit the change wrote just before it.
+const Prior = "prior"
+
+// Commits returns the change's commits in the order they are written.
+func (c Change) Commits() []*NewCommit {
+	if c.Commit == nil {
+		return nil
+	}
+	return append([]*NewCommit{c.Commit}, c.Then...)
+}
+
+// Empty reports whether the change writes nothing and moves no ref.
+func (c Change) Empty() bool { return c.Commit == nil && len(c.Refs) == 0 }
 
 // RefUpdate moves one ref: from Old ("" : the ref must not exist) to New
 // ("" : the ref is deleted), or to the change's new commit (ToCommit).

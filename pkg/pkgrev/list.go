@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strconv"
 
 	"github.com/kptkit/kptkit/pkg/api/porch"
 )
@@ -160,15 +159,7 @@ func (s *Snapshot) tagVersion(commit string, p ParsedRef, objs Objects) (int, st
 	if revision == -1 {
 		return -1, p.Version
 	}
-	workspace := ""
-	if c, err := objs.Commit(commit); err == nil {
-		annotations, _ := ReadAnnotations(c.Message) // Porch keeps what reads
-		workspace = WorkspaceOf(annotations, p.Path)
-	}
-	if workspace == "" {
-		workspace = "v" + strconv.Itoa(revision)
-	}
-	return revision, workspace
+	return revision, PublishedWorkspace(objs, commit, p.Path, revision)
 }
 
 // readBranch adds the branch's packages: the head revisions.

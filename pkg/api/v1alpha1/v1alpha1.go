@@ -43,6 +43,11 @@ const (
 	// output (<repo>/<package>): the package is the owner's only there, and
 	// a copy elsewhere is no variant's to update, prune or release.
 	AnnotationDownstream = "kptkit.dev/downstream"
+	// AnnotationCommit, on a PackageVariant in the status of a run in git
+	// (variants render --git), is the last commit kptkit made on the
+	// PackageRevision its downstreamTargets name: a draft whose head no
+	// longer descends from it had its history rewritten under kptkit.
+	AnnotationCommit = "kptkit.dev/commit"
 )
 
 // Kinds of kptkit's functionConfigs.

@@ -1,0 +1,224 @@
+package fleetio
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/kptkit/kptkit/internal/gitrepo"
+	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/pkgrev"
+)
+
+// Revisions keeps a run's packages as package revisions in the git
+// repositories of the downstream Repositories (variants render --git): each
+// repository is locked for the whole run (one writer of kptkit at a time;
+// git's compare-and-swap of every ref guards against any other), its refs
+// moved in git's own transactions (gitrepo.Apply). Close lets go of the
+// locks.
+type Revisions struct {
+	// RepoMap maps remote URLs to local clones.
+	RepoMap map[string]string
+	// Wait is how long to wait for another run's lock on a repository.
+	Wait time.Duration
+	// DryRun writes nothing: each change is recorded (Changes) and a made-up
+	// commit returned.
+	DryRun bool
+	// Push pushes the refs a run changed in a repository to its URL (the
+	// Repository's spec.git.repo, which --repo-map maps to the clone
+	// written) when the run is done with it.
+	Push bool
+
+	mu      sync.Mutex
+	repos   map[string]*openRepo
+	changes []fleet.Write
+}
+
+var _ fleet.Revisions = (*Revisions)(nil)
+
+// openRepo is a repository the run opened, its lock, and the refs it moved:
+// first value read, last value written.
+type openRepo struct {
+	g     *gitrepo.Repo
+	lock  *pkgfs.Lock
+	moved map[string]*pkgrev.RefUpdate
+	order []string
+}
+
+// open opens (and locks) a Repository's repository once for the run.
+func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	key := repo.Namespace + "/" + repo.Name
+	if o := rv.repos[key]; o != nil {
+		return o, nil
+	}
+	local, err := gitrepo.LocalFor(repo.URL, repo.File, rv.RepoMap)
+	if err != nil {
+		return nil, err
+	}
+	g, err := gitrepo.OpenKeeping(repo.URL, local)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := pkgfs.LockDir(g.GitDir(), !rv.DryRun, rv.Wait)
+	if err != nil {
+		_ = g.Release()
+		return nil, err
+	}
+	o := &openRepo{g: g, lock: lock, moved: map[string]*pkgrev.RefUpdate{}}
+	if rv.repos == nil {
+		rv.repos = map[string]*openRepo{}
+	}
+	rv.repos[key] = o
+	return o, nil
+}
+
+// Hold opens and locks a Repository's repository for the run.
+func (rv *Revisions) Hold(repo pkgrev.Repository) error {
+	_, err := rv.open(repo)
+	return err
+}
+
+// Snapshot reads a Repository's package revisions.
+func (rv *Revisions) Snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, error) {
+	o, err := rv.open(repo)
+	if err != nil {
+		return nil, err
+	}
+	defer o.g.Release()
+	refs, err := o.g.PorchRefs()
+	if err != nil {
+		return nil, err
+	}
+	s, err := pkgrev.Read(repo, refs, o.g.Revisions())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.g.Path, err)
+	}
+	return s, nil
+}
+
+// Files returns the files of a revision's package.
+func (rv *Revisions) Files(repo pkgrev.Repository, rev *pkgrev.Revision) (kptpkg.Files, error) {
+	o, err := rv.open(repo)
+	if err != nil {
+		return nil, err
+	}
+	defer o.g.Release()
+	return o.g.Files(rev.Commit, rev.Path)
+}
+
+// Descends reports whether ancestor is the commit of or in its history.
+func (rv *Revisions) Descends(repo pkgrev.Repository, of, ancestor string) (bool, error) {
+	o, err := rv.open(repo)
+	if err != nil {
+		return false, err
+	}
+	defer o.g.Release()
+	return o.g.IsAncestor(ancestor, of)
+}
+
+// Apply makes a change (or, dry, records it).
+func (rv *Revisions) Apply(repo pkgrev.Repository, w fleet.Write) (string, error) {
+	o, err := rv.open(repo)
+	if err != nil {
+		return "", err
+	}
+	commit := ""
+	if rv.DryRun {
+		rv.mu.Lock()
+		rv.changes = append(rv.changes, w)
+		if w.Change.Commit != nil {
+			commit = fmt.Sprintf("%040x", len(rv.changes))
+		}
+		rv.mu.Unlock()
+	} else if commit, err = o.g.Apply(context.Background(), w.Change); err != nil {
+		return "", err
+	}
+	o.record(w.Change.Refs, commit)
+	return commit, nil
+}
+
+// record keeps the refs a change moved: the first value read, the last
+// written.
+func (o *openRepo) record(refs []pkgrev.RefUpdate, commit string) {
+	for _, u := range refs {
+		if u.ToCommit {
+			u.New = commit
+		}
+		if m := o.moved[u.Name]; m != nil {
+			m.New = u.New
+			continue
+		}
+		o.moved[u.Name] = &pkgrev.RefUpdate{Name: u.Name, Old: u.Old, New: u.New}
+		o.order = append(o.order, u.Name)
+	}
+}
+
+// Done pushes the refs the run moved in a repository, when asked to.
+func (rv *Revisions) Done(repo pkgrev.Repository) error {
+	if !rv.Push || rv.DryRun {
+		return nil
+	}
+	o, err := rv.open(repo)
+	if err != nil {
+		return err
+	}
+	var refs []pkgrev.RefUpdate
+	for _, name := range o.order {
+		if u := o.moved[name]; u.Old != u.New {
+			refs = append(refs, *u)
+		}
+	}
+	return o.g.Push(context.Background(), repo.URL, refs)
+}
+
+// Changed reports whether the run changed (or, dry, would change) any
+// repository: a commit, or a ref created, moved or deleted.
+func (rv *Revisions) Changed() bool {
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	for _, o := range rv.repos {
+		for _, u := range o.moved {
+			if u.Old != u.New {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Diff writes, for a dry run, each ref change and the diff of each
+// revision's package against its base, in the order they were planned.
+func (rv *Revisions) Diff(w io.Writer) {
+	for _, c := range rv.changes {
+		for _, u := range c.Change.Refs {
+			switch {
+			case u.Old == "":
+				fmt.Fprintf(w, "would create %s (%s)\n", u.Name, c.Revision)
+			case u.New == "" && !u.ToCommit:
+				fmt.Fprintf(w, "would delete %s (%s)\n", u.Name, c.Revision)
+			default:
+				fmt.Fprintf(w, "would move %s (%s)\n", u.Name, c.Revision)
+			}
+		}
+		if c.New != nil {
+			diffPackage(w, c.Revision, c.Old, c.New)
+		}
+	}
+}
+
+// Close lets go of the repositories' locks and open files.
+func (rv *Revisions) Close() {
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	for _, o := range rv.repos {
+		_ = o.g.Release()
+		o.lock.Unlock()
+	}
+	rv.repos = nil
+}
