@@ -183,6 +183,10 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"l:\n- a # one\n- b\n",
 		"args: [\"--v=2\", \"--id=0\"]\nb: [a, b]\nc: ['x', y]\n",
 		"containers:\n- name: c\n  args: [\"--v=2\"]\n  env:\n  - name: MODE\n    value: prod # p\n  emptyDir: {}\n",
+		"metadata: # kpt-merge: /svc-0\n  name: svc-0\n",
+		"a: # on a map\n  b: c\n",
+		"l: # on a list\n- a\n- b: c\n",
+		"selector:\n  matchLabels: {app: svc-0}\nlabels: {app: web, tier: \"1\", 'it''s': \"x:y\", n: 3}\n",
 	}
 	declines := []string{
 		"a: |+\n  keep\n\nb: x\n",
@@ -191,8 +195,14 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"a: [[x]]\n",
 		"# head\na: b\n",
 		"a: b\n# foot\n",
-		"a: # on a map\n  b: c\n",
 		"a: |-\n  x # not a comment\n",
+		"a: # on a scalar\nb: c\n",
+		"a: # on an empty map\n  {}\n",
+		"a: # on a flow map\n  {b: c}\n",
+		"a: {b: [c]}\n",
+		"a: {b: {c: d}}\n",
+		"a: {b: x:y}\n",
+		"- {a: b}\n",
 	}
 	for i, src := range append(takes, declines...) {
 		var doc yaml.Node
