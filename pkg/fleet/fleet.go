@@ -66,7 +66,7 @@ func Run(in Input, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("cannot list the output's packages: %w", err)
 	}
 	cl, rs := newCluster(in)
-	p := newPlan(in, cl)
+	p := newPlan(in)
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}}
 	rs = append(rs, r.survey(existing)...)
