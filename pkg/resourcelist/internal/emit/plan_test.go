@@ -9,7 +9,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s} }
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: s}
+}
 
 // TestPlan: what a plan writes, whole (Bytes) and streamed (WriteTo), and
 // the error of an item that cannot be encoded, which adds nothing.
