@@ -159,7 +159,7 @@ func (p *plan) expand(set *yaml.RNode, where string, objects, existing []*yaml.R
 		return c.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
 			c.Labels[porch.LabelVariantSet] == h.Name && keyOf(c.Namespace, "") == keyOf(h.Namespace, "")
 	}) {
-		p.add(it.Node(), sp, where)
+		p.add(it.Read(), sp, where) // decoded: its nodes are not kept
 	}
 }
 
