@@ -64,7 +64,7 @@ const (
 )
 
 func emittableAs(n *yaml.Node, depth, at int) bool {
-	if depth > MaxDepth || n.HeadComment != "" || n.FootComment != "" || n.Anchor != "" {
+	if depth > MaxDepth || n.FootComment != "" || n.Anchor != "" || n.HeadComment != "" && !elementHead(n, at) {
 		return false
 	}
 	if n.LineComment != "" && (at == asKey || n.Kind != yaml.ScalarNode || !oneLineComment(n.LineComment)) {
@@ -131,6 +131,22 @@ func emittableKey(c *yaml.Node, content []*yaml.Node, i, depth int) bool {
 	plain := *c
 	plain.LineComment = ""
 	return emittableAs(&plain, depth, asKey)
+}
+
+// elementHead: a head comment the emitter writes, one on a block
+// mapping that is a block sequence's element (kptkit's `# added by` above
+// a function it prepends to a pipeline), each line a one-line comment,
+// which yaml.v3 writes line by line at the dash's indent.
+func elementHead(n *yaml.Node, at int) bool {
+	if at != asElement || n.Kind != yaml.MappingNode || n.Style != 0 || len(n.Content) == 0 {
+		return false
+	}
+	for line := range strings.SplitSeq(n.HeadComment, "\n") {
+		if !oneLineComment(line) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLineComment: a comment yaml.v3 writes as it is, on the line.
@@ -243,6 +259,16 @@ func (e *Emitter) node(n *yaml.Node, indent int, inline bool) bool {
 			return true
 		}
 		for i, c := range n.Content {
+			if c.HeadComment != "" {
+				if i == 0 && inline {
+					return false
+				}
+				for line := range strings.SplitSeq(c.HeadComment, "\n") {
+					e.Indent(indent)
+					e.b.WriteString(line)
+					e.b.WriteByte('\n')
+				}
+			}
 			if i > 0 || !inline {
 				e.Indent(indent)
 			}

@@ -155,6 +155,7 @@ func FuzzEmit(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'yes'\n  b: \"1\"\n  c: ~\n")
 	f.Add("- - a\n  - b\n- {}\n- []\n- k: v\n  l:\n  - m\n")
 	f.Add("a: |\n  x\n\n  y\nb: 3 # c\nc: [\"d\", e]\nd:\n- f # g\n")
+	f.Add("l:\n# one\n# two\n- a: b\n# three\n- c: d\n  e:\n  # four\n  - f: g\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		var doc yaml.Node
 		if yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) != 1 {
@@ -187,6 +188,9 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"a: # on a map\n  b: c\n",
 		"l: # on a list\n- a\n- b: c\n",
 		"selector:\n  matchLabels: {app: svc-0}\nlabels: {app: web, tier: \"1\", 'it''s': \"x:y\", n: 3}\n",
+		"pipeline:\n  mutators:\n  # added by app-edge0000-app\n  - name: a\n    image: b\n  - image: c\n",
+		"l:\n# one\n# two\n- a: b\n# three\n- c: d\n  e:\n  # four\n  - f: g\n",
+		"l: # on a list\n# on its element\n- a: b\n",
 	}
 	declines := []string{
 		"a: |+\n  keep\n\nb: x\n",
@@ -203,6 +207,10 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"a: {b: {c: d}}\n",
 		"a: {b: x:y}\n",
 		"- {a: b}\n",
+		"l:\n# one\n\n# two\n- a: b\n",
+		"l:\n# on a scalar element\n- a\n",
+		"l:\n# on a flow element\n- {a: b}\n",
+		"l:\n- - a\n  # on a nested element\n  - b: c\n",
 	}
 	for i, src := range append(takes, declines...) {
 		var doc yaml.Node
