@@ -41,8 +41,8 @@ func newCluster(in Input) (*cluster, []result.Result) {
 	for i, n := range in.Cluster {
 		objs[i] = &inject.Object{Header: resourcelist.HeaderOf(n), Text: n.MustString(), Where: where(i)}
 	}
-	pool, rs := inject.NewPool(objs)
-	cl.pool = pool
+	var rs []result.Result
+	cl.pool, rs = inject.NewPool(objs)
 	for i, n := range in.Cluster {
 		h := objs[i].Header
 		k := keyOf(h.Namespace, h.Name)
