@@ -136,3 +136,35 @@ func measure(b *testing.B, prepare func(), bin string, args []string) {
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(peak)/1024, "peak-MB")
 }
+
+// BenchmarkProfileFleet is BenchmarkFleet's first render of 1,000
+// variants (KPTKIT_BENCH_VARIANTS sets how many) run in the test's own
+// process, for a profile of kptkit's own code (its name keeps it out of
+// make bench's -bench=BenchmarkFleet):
+//
+//	go test ./cmd/kptkit -run '^$' -bench BenchmarkProfileFleet -benchtime 1x -cpuprofile cpu.out
+//	go tool pprof -top cpu.out
+func BenchmarkProfileFleet(b *testing.B) {
+	bench := benchDir(b)
+	n := 1000
+	if s := os.Getenv("KPTKIT_BENCH_VARIANTS"); s != "" {
+		if _, err := fmt.Sscan(s, &n); err != nil {
+			b.Fatalf("KPTKIT_BENCH_VARIANTS: %v", err)
+		}
+	}
+	dir := b.TempDir()
+	if out, err := exec.Command("python3", filepath.Join(bench, "fleet.py"), dir, fmt.Sprint(n), "50", "--git").CombinedOutput(); err != nil {
+		b.Fatalf("fleet.py: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "out")
+	args := []string{"kptkit", "variants", "render", "--variants", filepath.Join(dir, "variants"), "--cluster", filepath.Join(dir, "cluster"), "--out", out}
+	for b.Loop() {
+		b.StopTimer()
+		_ = os.RemoveAll(out)
+		b.StartTimer()
+		var stdout, stderr bytes.Buffer
+		if code := run(args, nil, &stdout, &stderr); code != 0 {
+			b.Fatalf("exit %d\n%.3000s", code, stderr.String())
+		}
+	}
+}

@@ -3,8 +3,6 @@ package fleet
 import (
 	"fmt"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-
 	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/decode"
@@ -15,12 +13,15 @@ import (
 
 // cluster is the management cluster's objects, read and indexed once for
 // the whole run: its Repositories, the pool injection points are filled
-// from, and the objects by namespace and name.
+// from, and the objects by namespace and name. It keeps each object as its
+// header and its text (as kyaml writes it), never its nodes: a fleet's
+// cluster holds an object per variant or more, and the run's live memory
+// (and the collector's work for each variant) would grow with it. A
+// point's object is read again when the point takes it.
 type cluster struct {
-	objects []*yaml.RNode
-	repos   map[objectKey]*Repository
-	pool    *inject.Pool
-	byName  map[objectKey][]*yaml.RNode
+	repos  map[objectKey]*Repository
+	pool   *inject.Pool
+	byName map[objectKey][]string
 }
 
 // objectKey names an object within a namespace ("default" for none).
@@ -34,14 +35,18 @@ func keyOf(namespace, name string) objectKey {
 }
 
 func newCluster(in Input) (*cluster, []result.Result) {
-	cl := &cluster{objects: in.Cluster, repos: map[objectKey]*Repository{}, byName: map[objectKey][]*yaml.RNode{}}
+	cl := &cluster{repos: map[objectKey]*Repository{}, byName: map[objectKey][]string{}}
 	where := func(i int) string { return fileOf(in.ClusterFiles, i, "cluster object") }
-	var rs []result.Result
-	cl.pool, rs = inject.NewPool(in.Cluster, where)
+	objs := make([]*inject.Object, len(in.Cluster))
 	for i, n := range in.Cluster {
-		h := resourcelist.HeaderOf(n)
+		objs[i] = &inject.Object{Header: resourcelist.HeaderOf(n), Text: n.MustString(), Where: where(i)}
+	}
+	var rs []result.Result
+	cl.pool, rs = inject.NewPool(objs)
+	for i, n := range in.Cluster {
+		h := objs[i].Header
 		k := keyOf(h.Namespace, h.Name)
-		cl.byName[k] = append(cl.byName[k], n)
+		cl.byName[k] = append(cl.byName[k], objs[i].Text)
 		if !h.Is(porch.TypeRepository.APIVersion, porch.TypeRepository.Kind) {
 			continue
 		}

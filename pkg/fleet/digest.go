@@ -30,8 +30,8 @@ func (r *runner) inputs(j *job, up Upstream) string {
 	}
 	d.Field(j.spec)
 	for _, inj := range j.pv.Spec.Injectors {
-		for _, o := range r.cluster.byName[keyOf(j.pv.Metadata.Namespace, inj.Name)] {
-			d.Field(o.MustString())
+		for _, text := range r.cluster.byName[keyOf(j.pv.Metadata.Namespace, inj.Name)] {
+			d.Field(text)
 		}
 	}
 	return d.Hex()

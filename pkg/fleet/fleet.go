@@ -81,7 +81,7 @@ func Run(in Input, opts Options) (*Report, error) {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
 	cl, rs := newCluster(in)
-	p := newPlan(in, cl)
+	p := newPlan(in)
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{}}
 	var existing []Stored

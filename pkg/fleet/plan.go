@@ -67,7 +67,7 @@ func ownerKey(namespace, name string) string {
 	return k.namespace + "/" + k.name
 }
 
-func newPlan(in Input, cl *cluster) *plan {
+func newPlan(in Input) *plan {
 	p := &plan{owners: map[string]*job{}}
 	setsGiven := map[objectKey]bool{}
 	for i, n := range in.Variants {
@@ -90,7 +90,7 @@ func newPlan(in Input, cl *cluster) *plan {
 	for i, n := range in.Variants {
 		h := resourcelist.HeaderOf(n)
 		if h.Is(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind) {
-			p.expand(n, fileOf(in.VariantFiles, i, "variant"), children(in.Variants, h), cl)
+			p.expand(n, fileOf(in.VariantFiles, i, "variant"), in.Cluster, children(in.Variants, h))
 		}
 	}
 	for i, n := range in.Variants {
@@ -135,14 +135,13 @@ func children(variants []*yaml.RNode, set resourcelist.Header) []*yaml.RNode {
 
 // expand runs fan-out-variants for one set over the cluster's objects and
 // its existing children, and adds a job per child it wants.
-func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl *cluster) {
+func (p *plan) expand(set *yaml.RNode, where string, objects, existing []*yaml.RNode) {
 	h := resourcelist.HeaderOf(set)
 	sp := &setPlan{name: h.Name, namespace: h.Namespace, where: where}
 	p.sets = append(p.sets, sp)
 	cfg := yaml.NewRNode(yaml.CopyYNode(set.YNode()))
 	_ = cfg.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, where))
-	items := append(slices.Clone(cl.objects), existing...)
-	rl := kptpkg.ResourceList(items, nil, cfg)
+	rl := kptpkg.ResourceList(objects, existing, cfg)
 	// fan-out-variants names the set as its functionConfig; here it is a
 	// document of the user's variants file.
 	prefix := fmt.Sprintf("functionConfig %s/%s (%s): ", h.Kind, h.Name, where)
@@ -176,7 +175,7 @@ func (p *plan) expand(set *yaml.RNode, where string, existing []*yaml.RNode, cl 
 		return c.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
 			c.Labels[porch.LabelVariantSet] == h.Name && keyOf(c.Namespace, "") == keyOf(h.Namespace, "")
 	}) {
-		p.add(it.Node(), sp, where)
+		p.add(it.Read(), sp, where) // decoded: its nodes are not kept
 	}
 }
 

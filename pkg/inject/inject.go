@@ -114,7 +114,12 @@ var injectedPath = fieldpath.Path{"metadata", "annotations", kptfile.AnnotationI
 // holds the same value is left as it is, comments and layout included.
 func (p *point) fill(o *Object) {
 	field := injectedField(p.h)
-	v := fieldpath.Lookup(o.Node, field)
+	src, err := o.node()
+	if err != nil {
+		p.causes = append(p.causes, err.Error())
+		return
+	}
+	v := fieldpath.Lookup(src, field)
 	if yaml.IsMissingOrNull(v) {
 		p.causes = append(p.causes, fmt.Sprintf("field %q not found in resource %q", field, o.Header.Name))
 		return

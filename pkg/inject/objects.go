@@ -14,10 +14,26 @@ import (
 // Object is an in-cluster object that can fill injection points.
 type Object struct {
 	Header resourcelist.Header
-	Node   *yaml.RNode
+	// Node is the object; when it is nil, Text is: the object as kyaml
+	// writes it (RNode.String), read again only when a point takes it, so
+	// that a pool of many objects holds their text, not their nodes.
+	Node *yaml.RNode
+	Text string
 	// Where names the object's origin for messages: its file, or the
 	// functionConfig field it was given in.
 	Where string
+}
+
+// node returns the object's node: Node, or Text read.
+func (o *Object) node() (*yaml.RNode, error) {
+	if o.Node != nil {
+		return o.Node, nil
+	}
+	n, err := yaml.Parse(o.Text)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read in-cluster object %s again: %w", o.Header.Name, err)
+	}
+	return n, nil
 }
 
 // namespace is the object's namespace, "default" when it names none.
@@ -93,14 +109,13 @@ func (p *pool) elsewhere(apiVersion, kind, name, scope string) []string {
 // read-only once made, and safe for concurrent use.
 type Pool struct{ p *pool }
 
-// NewPool indexes objects; where names the i-th object's origin for
-// messages. Objects without kind or name are left out with a warning; two
-// objects with one type, namespace and name are an error.
-func NewPool(objects []*yaml.RNode, where func(i int) string) (*Pool, []result.Result) {
+// NewPool indexes objects, each given with its header, its node or text,
+// and its origin. Objects without kind or name are left out with a
+// warning; two objects with one type, namespace and name are an error.
+func NewPool(objects []*Object) (*Pool, []result.Result) {
 	p := newPool()
 	var rs []result.Result
-	for i, n := range objects {
-		o := &Object{Header: resourcelist.HeaderOf(n), Node: n, Where: where(i)}
+	for _, o := range objects {
 		if o.Header.Kind == "" || o.Header.Name == "" {
 			rs = append(rs, result.Warningf("%s: in-cluster object has no kind or metadata.name: it cannot fill an injection point", o.Where))
 			continue

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/inject"
 	"github.com/kptkit/kptkit/pkg/krmfn"
@@ -15,7 +14,8 @@ import (
 
 // TestPoolSameAsInClusterItems: every golden case whose in-cluster items
 // pool without problems gives the same output and results when the objects
-// come in a shared Pool instead of the ResourceList.
+// come in a shared Pool instead of the ResourceList, given as their text
+// (as a fleet gives them) or as their nodes.
 func TestPoolSameAsInClusterItems(t *testing.T) {
 	t.Parallel()
 	dirs, err := filepath.Glob("testdata/*/resourcelist.yaml")
@@ -29,16 +29,18 @@ func TestPoolSameAsInClusterItems(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, wantRs := runItems(t, in)
-		got, gotRs, ok := runWithPool(t, in)
-		if !ok {
-			continue
-		}
-		compared++
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s: output (-items +pool):\n%s", f, diff)
-		}
-		if diff := cmp.Diff(wantRs, gotRs); diff != "" {
-			t.Errorf("%s: results (-items +pool):\n%s", f, diff)
+		for _, asText := range []bool{false, true} {
+			got, gotRs, ok := runWithPool(t, in, asText)
+			if !ok {
+				continue
+			}
+			compared++
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("%s (text %v): output (-items +pool):\n%s", f, asText, diff)
+			}
+			if diff := cmp.Diff(wantRs, gotRs); diff != "" {
+				t.Errorf("%s (text %v): results (-items +pool):\n%s", f, asText, diff)
+			}
 		}
 	}
 	if compared < 10 {
@@ -52,9 +54,10 @@ func runItems(t *testing.T, in []byte) ([]byte, []string) {
 	return out, messages(rs)
 }
 
-// runWithPool moves the in-cluster items into a Pool; ok is false when the
-// case cannot run that way (no config, or objects the pool refuses).
-func runWithPool(t *testing.T, in []byte) ([]byte, []string, bool) {
+// runWithPool moves the in-cluster items into a Pool, as nodes or as their
+// text; ok is false when the case cannot run that way (no config, or
+// objects the pool refuses).
+func runWithPool(t *testing.T, in []byte, asText bool) ([]byte, []string, bool) {
 	t.Helper()
 	rl, err := resourcelist.Parse(in)
 	if err != nil {
@@ -68,14 +71,16 @@ func runWithPool(t *testing.T, in []byte) ([]byte, []string, bool) {
 	if len(rs) > 0 {
 		return nil, nil, false
 	}
-	var objs []*yaml.RNode
-	var where []string
+	var objs []*inject.Object
 	for _, it := range rl.Select(resourcelist.Header.InCluster) {
-		objs = append(objs, it.Node())
-		where = append(where, it.Header().Where())
+		o := &inject.Object{Header: it.Header(), Node: it.Node(), Where: it.Header().Where()}
+		if asText {
+			o.Node, o.Text = nil, o.Node.MustString()
+		}
+		objs = append(objs, o)
 		rl.Delete(it)
 	}
-	pool, prs := inject.NewPool(objs, func(i int) string { return where[i] })
+	pool, prs := inject.NewPool(objs)
 	if len(prs) > 0 {
 		return nil, nil, false
 	}

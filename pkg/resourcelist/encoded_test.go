@@ -105,7 +105,8 @@ func addEncoded(rl *resourcelist.ResourceList, enc *resourcelist.Encoder, n *yam
 }
 
 // An encoded item can still be edited or deleted, and its maker's nodes
-// are not the list's any more: changing them changes nothing.
+// are not the list's any more: changing them changes nothing. Read parses
+// it anew each time (nothing kept).
 func TestAddEncodedThenChange(t *testing.T) {
 	t.Parallel()
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
@@ -127,7 +128,10 @@ func TestAddEncodedThenChange(t *testing.T) {
 	}
 	edited, _ := add("edited")
 	deleted, _ := add("deleted")
-	_, reused := add("kept")
+	kept, reused := add("kept")
+	if kept.Read().YNode() == kept.Read().YNode() {
+		t.Errorf("Read kept the nodes it built for an encoded item nobody had read")
+	}
 	_, reusedCommented := add("commented") // kept as a copy of its nodes
 	setString(t, edited.Edit(), "data.x", "y")
 	rl.Delete(deleted)

@@ -47,11 +47,14 @@ func (it *Item) Node() *yaml.RNode {
 }
 
 // Read returns the item's parsed YAML for reading once, like Node, but
-// an item of the input that nobody has read yet does not keep the nodes
-// built for it: a function that reads every item once (a checksum, a
-// search) holds one item's nodes at a time instead of all of them. Read
-// again, the item is parsed again; to change it, use Edit.
+// an item that nobody has read yet (of the input, or added encoded) does
+// not keep the nodes built for it: a function that reads every item once
+// (a checksum, a search) holds one item's nodes at a time instead of all
+// of them. Read again, the item is parsed again; to change it, use Edit.
 func (it *Item) Read() *yaml.RNode {
+	if it.node == nil && it.enc != nil {
+		return yaml.NewRNode(emit.DecodeEntry(it.enc))
+	}
 	if it.node != nil || it.enc != nil || it.scan == nil {
 		return it.Node()
 	}

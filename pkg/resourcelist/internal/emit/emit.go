@@ -64,7 +64,7 @@ const (
 )
 
 func emittableAs(n *yaml.Node, depth, at int) bool {
-	if depth > MaxDepth || n.HeadComment != "" || n.FootComment != "" || n.Anchor != "" {
+	if depth > MaxDepth || n.FootComment != "" || n.Anchor != "" || n.HeadComment != "" && !elementHead(n, at) {
 		return false
 	}
 	if n.LineComment != "" && (at == asKey || n.Kind != yaml.ScalarNode || !oneLineComment(n.LineComment)) {
@@ -72,11 +72,17 @@ func emittableAs(n *yaml.Node, depth, at int) bool {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		if !blockOrEmpty(n) || (n.Tag != "" && n.Tag != yaml.NodeTagMap) {
+		if n.Tag != "" && n.Tag != yaml.NodeTagMap {
+			return false
+		}
+		if n.Style == yaml.FlowStyle && len(n.Content) > 0 {
+			return at == asValue && flowPairs(n)
+		}
+		if !blockOrEmpty(n) {
 			return false
 		}
 		for i, c := range n.Content {
-			if i%2 == 0 && (c.Kind != yaml.ScalarNode || !emittableAs(c, depth+1, asKey)) {
+			if i%2 == 0 && (c.Kind != yaml.ScalarNode || !emittableKey(c, n.Content, i, depth+1)) {
 				return false
 			}
 			if i%2 == 1 && !emittableAs(c, depth+1, asValue) {
@@ -108,6 +114,39 @@ func emittableAs(n *yaml.Node, depth, at int) bool {
 			n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0
 	}
 	return false
+}
+
+// emittableKey reports whether the emitter writes the key c of a
+// mapping's content at i: as asKey allows, or with a one-line comment
+// when its value is a block collection that is not empty, which yaml.v3
+// writes after the colon (kpt's `metadata: # kpt-merge: /name`).
+func emittableKey(c *yaml.Node, content []*yaml.Node, i, depth int) bool {
+	if c.LineComment == "" || i+1 >= len(content) {
+		return emittableAs(c, depth, asKey)
+	}
+	v := content[i+1]
+	if (v.Kind != yaml.MappingNode && v.Kind != yaml.SequenceNode) || v.Style != 0 || len(v.Content) == 0 || !oneLineComment(c.LineComment) {
+		return false
+	}
+	plain := *c
+	plain.LineComment = ""
+	return emittableAs(&plain, depth, asKey)
+}
+
+// elementHead: a head comment the emitter writes, one on a block
+// mapping that is a block sequence's element (kptkit's `# added by` above
+// a function it prepends to a pipeline), each line a one-line comment,
+// which yaml.v3 writes line by line at the dash's indent.
+func elementHead(n *yaml.Node, at int) bool {
+	if at != asElement || n.Kind != yaml.MappingNode || n.Style != 0 || len(n.Content) == 0 {
+		return false
+	}
+	for line := range strings.SplitSeq(n.HeadComment, "\n") {
+		if !oneLineComment(line) {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLineComment: a comment yaml.v3 writes as it is, on the line.
@@ -150,6 +189,15 @@ func flowList(n *yaml.Node) bool {
 		}
 	}
 	return true
+}
+
+// flowPairs reports whether emit writes a flow mapping: keys and values
+// as flowList takes its elements.
+func flowPairs(n *yaml.Node) bool {
+	if len(n.Content)%2 != 0 {
+		return false
+	}
+	return flowList(n)
 }
 
 // blockOrEmpty: a block collection, or an empty one ({} and [] either way).
@@ -200,7 +248,7 @@ func (e *Emitter) node(n *yaml.Node, indent int, inline bool) bool {
 			if i > 0 || !inline {
 				e.Indent(indent)
 			}
-			if !e.scalar(n.Content[i], true) || !e.Value(n.Content[i+1], indent) {
+			if !e.scalar(n.Content[i], true) || !e.value(n.Content[i+1], indent, n.Content[i].LineComment) {
 				return false
 			}
 		}
@@ -211,6 +259,16 @@ func (e *Emitter) node(n *yaml.Node, indent int, inline bool) bool {
 			return true
 		}
 		for i, c := range n.Content {
+			if c.HeadComment != "" {
+				if i == 0 && inline {
+					return false
+				}
+				for line := range strings.SplitSeq(c.HeadComment, "\n") {
+					e.Indent(indent)
+					e.b.WriteString(line)
+					e.b.WriteByte('\n')
+				}
+			}
 			if i > 0 || !inline {
 				e.Indent(indent)
 			}
@@ -244,15 +302,23 @@ func (e *Emitter) lineEnd(n *yaml.Node) {
 	e.b.WriteByte('\n')
 }
 
-// flow writes a flow list of scalars: [a, "b"].
+// flow writes a flow list of scalars, [a, "b"], or a flow mapping of
+// scalars, {a: b, c: "d"}.
 func (e *Emitter) flow(n *yaml.Node) bool {
-	e.b.WriteByte('[')
+	open, sep, end := byte('['), ", ", "]\n"
+	if n.Kind == yaml.MappingNode {
+		open, end = '{', "}\n"
+	}
+	e.b.WriteByte(open)
 	for i, c := range n.Content {
-		if i > 0 {
-			e.b.WriteString(", ")
+		switch {
+		case n.Kind == yaml.MappingNode && i%2 == 1:
+			e.b.WriteString(": ")
+		case i > 0:
+			e.b.WriteString(sep)
 		}
 		start := e.b.Len()
-		if !e.scalar(c, false) {
+		if !e.scalar(c, n.Kind == yaml.MappingNode && i%2 == 0) {
 			return false
 		}
 		// yaml.v3 quotes in flow what it may write plain in block.
@@ -260,7 +326,7 @@ func (e *Emitter) flow(n *yaml.Node) bool {
 			return false
 		}
 	}
-	e.b.WriteString("]\n")
+	e.b.WriteString(end)
 	return true
 }
 
@@ -284,16 +350,23 @@ func (e *Emitter) literal(v string, indent int) {
 
 // Value writes a mapping value after its key (written at indent), or
 // returns false where it cannot be sure to write it as yaml.v3 does.
-func (e *Emitter) Value(v *yaml.Node, indent int) bool {
+func (e *Emitter) Value(v *yaml.Node, indent int) bool { return e.value(v, indent, "") }
+
+// value writes a mapping value after its key, whose line comment (on a
+// key whose value is a block collection) is note.
+func (e *Emitter) value(v *yaml.Node, indent int, note string) bool {
+	flow := v.Style == yaml.FlowStyle && len(v.Content) > 0
 	switch {
-	case v.Kind == yaml.MappingNode && len(v.Content) > 0:
-		e.b.WriteString(":\n")
-		return e.node(v, indent+2, false)
-	case v.Kind == yaml.SequenceNode && len(v.Content) > 0 && v.Style == yaml.FlowStyle:
+	case note != "" && (flow || len(v.Content) == 0 || v.Kind == yaml.ScalarNode):
+		return false
+	case v.Kind == yaml.MappingNode && flow, v.Kind == yaml.SequenceNode && flow:
 		e.b.WriteString(": ")
 		return e.flow(v)
+	case v.Kind == yaml.MappingNode && len(v.Content) > 0:
+		e.colon(note)
+		return e.node(v, indent+2, false)
 	case v.Kind == yaml.SequenceNode && len(v.Content) > 0:
-		e.b.WriteString(":\n")
+		e.colon(note)
 		return e.node(v, indent, false) // compact: dashes at the key's indent
 	case v.Kind == yaml.ScalarNode && literal(v):
 		e.literal(v.Value, indent+2)
@@ -302,6 +375,17 @@ func (e *Emitter) Value(v *yaml.Node, indent int) bool {
 		e.b.WriteString(": ")
 		return e.node(v, indent, true)
 	}
+}
+
+// colon ends a key whose value starts on the next line, with the key's
+// line comment.
+func (e *Emitter) colon(note string) {
+	e.b.WriteByte(':')
+	if note != "" {
+		e.b.WriteByte(' ')
+		e.b.WriteString(note)
+	}
+	e.b.WriteByte('\n')
 }
 
 // scalar writes a one-line scalar in the style yaml.v3 would choose, or

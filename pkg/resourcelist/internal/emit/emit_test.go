@@ -155,6 +155,7 @@ func FuzzEmit(f *testing.F) {
 	f.Add("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 'yes'\n  b: \"1\"\n  c: ~\n")
 	f.Add("- - a\n  - b\n- {}\n- []\n- k: v\n  l:\n  - m\n")
 	f.Add("a: |\n  x\n\n  y\nb: 3 # c\nc: [\"d\", e]\nd:\n- f # g\n")
+	f.Add("l:\n# one\n# two\n- a: b\n# three\n- c: d\n  e:\n  # four\n  - f: g\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		var doc yaml.Node
 		if yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) != 1 {
@@ -183,6 +184,13 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"l:\n- a # one\n- b\n",
 		"args: [\"--v=2\", \"--id=0\"]\nb: [a, b]\nc: ['x', y]\n",
 		"containers:\n- name: c\n  args: [\"--v=2\"]\n  env:\n  - name: MODE\n    value: prod # p\n  emptyDir: {}\n",
+		"metadata: # kpt-merge: /svc-0\n  name: svc-0\n",
+		"a: # on a map\n  b: c\n",
+		"l: # on a list\n- a\n- b: c\n",
+		"selector:\n  matchLabels: {app: svc-0}\nlabels: {app: web, tier: \"1\", 'it''s': \"x:y\", n: 3}\n",
+		"pipeline:\n  mutators:\n  # added by app-edge0000-app\n  - name: a\n    image: b\n  - image: c\n",
+		"l:\n# one\n# two\n- a: b\n# three\n- c: d\n  e:\n  # four\n  - f: g\n",
+		"l: # on a list\n# on its element\n- a: b\n",
 	}
 	declines := []string{
 		"a: |+\n  keep\n\nb: x\n",
@@ -191,8 +199,18 @@ func TestEmitBlocksCommentsFlow(t *testing.T) {
 		"a: [[x]]\n",
 		"# head\na: b\n",
 		"a: b\n# foot\n",
-		"a: # on a map\n  b: c\n",
 		"a: |-\n  x # not a comment\n",
+		"a: # on a scalar\nb: c\n",
+		"a: # on an empty map\n  {}\n",
+		"a: # on a flow map\n  {b: c}\n",
+		"a: {b: [c]}\n",
+		"a: {b: {c: d}}\n",
+		"a: {b: x:y}\n",
+		"- {a: b}\n",
+		"l:\n# one\n\n# two\n- a: b\n",
+		"l:\n# on a scalar element\n- a\n",
+		"l:\n# on a flow element\n- {a: b}\n",
+		"l:\n- - a\n  # on a nested element\n  - b: c\n",
 	}
 	for i, src := range append(takes, declines...) {
 		var doc yaml.Node

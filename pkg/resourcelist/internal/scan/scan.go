@@ -36,6 +36,10 @@ type pending struct {
 	key    bool
 	f      field
 	at     [2]int // when building: where a null value would be (line, column)
+	// keyNote is, when building, the key a comment after it on its line
+	// belongs to (the comment in the key's LineComment), should a
+	// collection follow: kpt's `metadata: # kpt-merge: ...`.
+	keyNote *yaml.Node
 }
 
 // blockScalar is a literal or folded scalar being read.
@@ -251,6 +255,14 @@ func (s *Scanner) announce(line []byte, k, after int, p pending) bool {
 	s.comment = k < len(line)
 	if s.b != nil {
 		p.at = [2]int{s.b.num, s.b.col(after)}
+		if s.comment && p.key {
+			// yaml.v3 gives it to the key when a collection follows
+			// (content); before a null, the builder is unsure.
+			p.keyNote = s.b.kids[len(s.b.kids)-1]
+			s.b.comment(p.keyNote, k)
+			s.pend = p
+			return true
+		}
 	}
 	s.pend = p
 	return s.b == nil || !s.comment
@@ -286,7 +298,7 @@ func (s *Scanner) pop() {
 
 // nullAt records the null value a pending key or dash had.
 func (s *Scanner) nullAt(p pending) bool {
-	if !s.null(p.f) {
+	if !s.null(p.f) || p.keyNote != nil {
 		return false
 	}
 	if s.b != nil {

@@ -119,11 +119,54 @@ func checkScan(t *testing.T, in []byte) {
 	}
 }
 
+// TestBuildComments: a comment after a key whose value is a collection on
+// the lines below (kpt's `metadata: # kpt-merge: /name`) is built as
+// yaml.v3 reads it, on the key; before a null value, or on a line of its
+// own, the builder declines (yaml.v3 parses the entry).
+func TestBuildComments(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		entry string
+		built bool
+	}{
+		{"- apiVersion: v1\n  kind: ConfigMap\n  metadata: # kpt-merge: /a\n    name: a\n  data: # d\n    k: v\n", true},
+		{"- metadata: # kpt-merge: /a\n    name: a\n", true},
+		{"- spec:\n    list: # compact\n    - a\n    - b\n    deep: # deeper\n      - c\n    m: # flow below\n      x: {a: b}\n", true},
+		{"- a: # before a null\n  b: c\n", false},
+		{"- a: b\n  c: # at the end\n", false},
+		{"- metadata: # c\n    # a comment line\n    name: a\n", false},
+		{"- # after the dash\n  a: b\n", false},
+	}
+	for _, tc := range tests {
+		src := []byte(tc.entry)
+		var s Scanner
+		if !s.Scan(src, 0, len(src), 0) {
+			t.Fatalf("the scan is unsure of %q", tc.entry)
+		}
+		var b Scanner
+		built := b.Build(src, 0, len(src), 0, 1, s.Item().Nodes())
+		if (built != nil) != tc.built {
+			t.Fatalf("built %q: %v, want %v", tc.entry, built != nil, tc.built)
+		}
+		if built == nil {
+			continue
+		}
+		n, ok := v3Entry(src, 1)
+		if !ok {
+			t.Fatalf("yaml.v3 does not read %q", tc.entry)
+		}
+		if d := sameNodes(n, built, "item"); d != "" {
+			t.Errorf("%q: nodes differ (yaml.v3, then Build): %s", tc.entry, d)
+		}
+	}
+}
+
 // scanSeeds are lists in the shapes the scan must get right or refuse.
 var scanSeeds = []string{
 	"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a # the name\n    namespace: ns\n    labels:\n      app: web\n      'quoted': \"v\\\"1\"\n    annotations:\n      config.kubernetes.io/path: 'a.yaml'\n      empty:\n      null: ~\n  data:\n    script: |\n      #!/bin/sh\n      echo \"hi\n\n    n: 3 # three\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: b, labels: {app: web, tier: \"1\"}}\n  spec:\n    containers:\n    - name: c\n      args: [\"--a\", '--b', c]\n      env:\n      - {name: X, value: \"no\"}\n",
 	"apiVersion: config.kubernetes.io/v1\r\nkind: ResourceList\r\nitems:\r\n  - apiVersion: v1\r\n    kind: A\r\n    metadata:\r\n      name: a\r\n  -\r\n    kind: B\r\n    data:\r\n      x: |-\r\n        one\r\n\r\n        two\r\n",
 	"items:\n# lead\n- kind: A\n  spec:\n    list:\n    - a\n    - b: c\n  # inside end\n# between\n- kind: B\n  x: 'it''s'\n  y: [a, {b: c}]\napiVersion: config.kubernetes.io/v1\n",
+	"items:\n- kind: A\n  metadata: # kpt-merge: /a\n    name: a\n  spec: # s\n    l: # l\n    - x\n    n: # n\n  x: # x\n    - {a: b}\n- kind: B\n  c: # at the end\n",
 	"items:\n- kind: A\n  data:\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n    e: 5\n    f: 6\n    g: 7\n    h: 8\n    i: 9\n    \"a\": 10\n- kind: B\n  metadata: {labels: {a: b, a: c}}\n",
 }
 
