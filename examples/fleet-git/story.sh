@@ -7,7 +7,7 @@
 # the review) and shows the story on stdout, DIR written as DIR.
 set -euo pipefail
 dir=$1
-rm -rf "$dir/variants" && cp -r variants "$dir/variants"
+rm -rf "$dir/variants" "$dir/review" && cp -r variants "$dir/variants"
 map=(--repo-map "https://git.example.com/nephio/catalog.git=$dir/catalog.git")
 for c in edge01 edge02 edge03 edge04; do
   map+=(--repo-map "https://git.example.com/nephio/$c.git=$dir/$c.git")
