@@ -23,7 +23,8 @@ import (
 func (g *Repo) filesBackend() (string, bool) {
 	g.backendOnce.Do(func() {
 		g.backendDir, g.backendOK = g.GitDir(), false
-		if !plainGitDir(g.Path, g.backendDir) || !userConfigPlain() {
+		g.plain = plainGitDir(g.Path, g.backendDir)
+		if !g.plain || !userConfigPlain() {
 			return
 		}
 		cfg, err := readConfig(filepath.Join(g.backendDir, "config"))
@@ -36,6 +37,13 @@ func (g *Repo) filesBackend() (string, bool) {
 		g.backendOK = (bare || core.Options.Has("logallrefupdates")) && errors.Is(err, os.ErrNotExist)
 	})
 	return g.backendDir, g.backendOK
+}
+
+// plainDir reports whether the repository's git folder is its own, with
+// its refs and objects in it (plainGitDir), read once for the Repo.
+func (g *Repo) plainDir() bool {
+	g.filesBackend()
+	return g.plain
 }
 
 // plainGitDir reports whether dir is the repository's own git folder with

@@ -41,6 +41,7 @@ type Repo struct {
 	backendOnce sync.Once
 	backendDir  string
 	backendOK   bool
+	plain       bool
 }
 
 // Local returns the local path of a repository named by url: a path, a
