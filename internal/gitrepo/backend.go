@@ -155,3 +155,61 @@ func readPackedRefs(dir string) (map[string]string, error) {
 	}
 	return refs, nil
 }
+
+// plainRefs returns the branches and tags of a plain git folder
+// (plainDir), name → value, as git reads them: the loose files below
+// refs/heads and refs/tags (listed by their folders' entries alone, no
+// file looked up twice), else packed-refs; errInProcess for one git reads
+// otherwise (a symbolic ref, a link), for go-git to read.
+func plainRefs(dir string) (map[string]string, error) {
+	refs, err := readPackedRefs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if refs == nil {
+		refs = map[string]string{}
+	}
+	for name := range refs {
+		if !strings.HasPrefix(name, "refs/heads/") && !strings.HasPrefix(name, "refs/tags/") {
+			delete(refs, name)
+		}
+	}
+	for _, top := range []string{"refs/heads", "refs/tags"} {
+		if err := looseRefs(dir, top, refs); err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+// looseRefs adds the loose refs below the folder rel of dir to refs.
+func looseRefs(dir, rel string, refs map[string]string) error {
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return errInProcess
+	}
+	for _, e := range entries {
+		name := rel + "/" + e.Name()
+		switch {
+		case e.IsDir():
+			err = looseRefs(dir, name, refs)
+		case strings.HasSuffix(name, ".lock") || !e.Type().IsRegular():
+			// a lock (not a ref), or a link: git's to read
+			if !strings.HasSuffix(name, ".lock") {
+				err = errInProcess
+			}
+		default:
+			var v string
+			if v, err = readLoose(dir, name); err == nil && v != "" {
+				refs[name] = v
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

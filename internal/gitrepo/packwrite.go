@@ -12,9 +12,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
+
+// zlibWriters keeps compressors between packs (a new one allocates and
+// clears its tables, more than a small pack's compression costs).
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	return zw
+}}
 
 // packEntry is an object of a pack being written: its name, where it
 // starts, and the CRC-32 of its bytes there.
@@ -34,7 +42,8 @@ func writePack(dir string, objs []plumbing.EncodedObject) error {
 	var pack bytes.Buffer
 	pack.WriteString("PACK")
 	_ = binary.Write(&pack, binary.BigEndian, [2]uint32{2, uint32(len(objs))})
-	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
 	entries := make([]packEntry, 0, len(objs))
 	for _, o := range objs {
 		start := pack.Len()

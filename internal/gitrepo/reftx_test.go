@@ -254,3 +254,33 @@ func findLocks(t *testing.T, dir string) []string {
 	}
 	return locks
 }
+
+// TestPorchRefsFromFiles: the refs read from the files (loose over
+// packed, locks and refs/remotes left out) are those git lists.
+func TestPorchRefsFromFiles(t *testing.T) {
+	t.Parallel()
+	r := gittest.NewPorchRepo(t)
+	c := r.Commits
+	r.Git("pack-refs", "--all", "--prune")
+	r.Git("update-ref", "refs/heads/main", c["a2"])       // loose over packed
+	r.Git("update-ref", "refs/heads/drafts/z/v", c["a1"]) // loose only
+	r.Git("update-ref", "refs/remotes/origin/x", c["a1"]) // not Porch's
+	r.Git("-c", "user.name=t", "-c", "user.email=t@x", "tag", "-a", "-m", "annotated", "annotated", c["a1"])
+	mkfile(t, filepath.Join(r.Dir, "refs/heads/held.lock"), c["a3"]+"\n")
+	g := open(t, r.Dir)
+	got, err := g.PorchRefs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []pkgrev.Ref // as git lists them (go-git would list the lock as a ref)
+	for line := range strings.Lines(r.Git("for-each-ref", "--format=%(refname) %(objectname) %(*objectname)", "refs/heads", "refs/tags")) {
+		f := strings.Fields(line)
+		want = append(want, pkgrev.Ref{Name: f[0], Hash: f[1], Commit: f[len(f)-1]})
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("refs (-git +kptkit):\n%s", diff)
+	}
+	if len(got) < 10 {
+		t.Errorf("only %d refs read", len(got))
+	}
+}
