@@ -76,8 +76,10 @@ func (g *Repo) prepareRefs(refs []pkgrev.RefUpdate) (*refTx, error) {
 // ref with a reflog.
 func (tx *refTx) plain() error {
 	for i, u := range tx.updates {
-		if i > 0 && strings.HasPrefix(u.name+"/", tx.updates[i-1].name+"/") {
-			return errInProcess
+		for _, v := range tx.updates[:i] {
+			if strings.HasPrefix(u.name+"/", v.name+"/") || strings.HasPrefix(v.name+"/", u.name+"/") {
+				return errInProcess
+			}
 		}
 		if _, err := os.Lstat(filepath.Join(tx.dir, "logs", filepath.FromSlash(u.name))); !errors.Is(err, os.ErrNotExist) {
 			return errInProcess

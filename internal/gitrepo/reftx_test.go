@@ -148,6 +148,8 @@ func TestPackedRefs(t *testing.T) {
 		{"move packed", []pkgrev.RefUpdate{{Name: "refs/heads/main", Old: c["a3"], New: c["a2"]}}, 0, ""},
 		{"create packed", []pkgrev.RefUpdate{{Name: "refs/tags/v1.0", New: c["a2"]}}, 0, "cannot lock ref 'refs/tags/v1.0': reference already exists"},
 		{"in the way", []pkgrev.RefUpdate{{Name: "refs/tags/v1.0/x", New: c["a2"]}}, 1, "'refs/tags/v1.0' exists; cannot create 'refs/tags/v1.0/x'"},
+		{"in the way of each other", []pkgrev.RefUpdate{{Name: "refs/heads/n", New: c["a2"]}, {Name: "refs/heads/n-m", New: c["a2"]}, {Name: "refs/heads/n/o", New: c["a2"]}}, 1,
+			"cannot lock ref 'refs/heads/n': cannot process 'refs/heads/n' and 'refs/heads/n/o' at the same time"},
 		{"delete packed", []pkgrev.RefUpdate{{Name: "refs/tags/v1.0", Old: c["a1"]}}, 1, ""},
 	} {
 		n, err := moveAndCount(t, g, st.refs...)
@@ -159,7 +161,7 @@ func TestPackedRefs(t *testing.T) {
 		}
 	}
 	want := "refs/heads/main " + c["a2"] + "\n"
-	if got := r.Git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/main", "refs/tags/v1.0") + "\n"; got != want {
+	if got := r.Git("for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/main", "refs/heads/n", "refs/tags/v1.0") + "\n"; got != want {
 		t.Errorf("refs (-want +got):\n%s", cmp.Diff(want, got))
 	}
 	if packed, _ := os.ReadFile(filepath.Join(r.Dir, "packed-refs")); strings.Contains(string(packed), "refs/tags/v1.0\n") {
