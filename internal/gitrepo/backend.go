@@ -148,7 +148,7 @@ func readPackedRefs(dir string) (map[string]string, error) {
 			continue
 		}
 		hash, name, ok := strings.Cut(line, " ")
-		if !ok || !plumbing.IsHash(hash) || !strings.HasPrefix(name, "refs/") {
+		if !ok || !plumbing.IsHash(hash) || !strings.HasPrefix(name, "refs/") || !validRefName(name) {
 			return nil, errInProcess
 		}
 		refs[name] = hash
@@ -194,13 +194,14 @@ func looseRefs(dir, rel string, refs map[string]string) error {
 	for _, e := range entries {
 		name := rel + "/" + e.Name()
 		switch {
+		case strings.HasPrefix(e.Name(), "."):
+			// git skips these
 		case e.IsDir():
 			err = looseRefs(dir, name, refs)
-		case strings.HasSuffix(name, ".lock") || !e.Type().IsRegular():
-			// a lock (not a ref), or a link: git's to read
-			if !strings.HasSuffix(name, ".lock") {
-				err = errInProcess
-			}
+		case !validRefName(name):
+			// a lock, or a name git skips as no ref
+		case !e.Type().IsRegular():
+			err = errInProcess // a link: git's to read
 		default:
 			var v string
 			if v, err = readLoose(dir, name); err == nil && v != "" {
