@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kptkit/kptkit/internal/gitrepo"
 	"github.com/kptkit/kptkit/internal/gittest"
 )
 
@@ -17,8 +18,8 @@ import (
 // git, a package context each) as drafts into 1,000 per-cluster deployment
 // repositories (variants render --git), beside folder mode's render of the
 // same variants into an empty --out in the same iteration; then a --git
-// re-run that changes nothing (it must move no ref), and `rpkg get` over the
-// 1,000 repositories. Metrics: each phase's milliseconds and git/folder, the
+// re-run that changes nothing (it must move no ref and start no git
+// process), and `rpkg get` over the 1,000 repositories. Metrics: each phase's milliseconds and git/folder, the
 // ratio the issue bounds (≤ 1.5), the re-run (≤ 3 s) and get (≤ 2 s); and
 // the CPU time of the two renders (kptkit's and its git processes'), steadier
 // than the wall's on a shared machine.
@@ -35,7 +36,10 @@ func BenchmarkFleetGit(b *testing.B) {
 	catalog.Ref("refs/tags/app/v1", v1)
 	template := gittest.NewPlumb(b)
 	template.Ref("refs/heads/main", template.Commit(map[string]string{"README.md": "a cluster\n"}, "cluster", "Ops", "ops@example.com"))
-	var totals struct{ folder, git, rerun, get, folderCPU, gitCPU time.Duration }
+	var totals struct {
+		folder, git, rerun, get, folderCPU, gitCPU time.Duration
+		procs                                      int64
+	}
 	for b.Loop() {
 		b.StopTimer()
 		dir := b.TempDir()
@@ -46,14 +50,18 @@ func BenchmarkFleetGit(b *testing.B) {
 		totals.folder += time.Since(start)
 		totals.folderCPU += cpuAll(b) - cpu
 		status := filepath.Join(dir, "status.yaml")
-		start, cpu = time.Now(), cpuAll(b)
+		start, cpu, procs := time.Now(), cpuAll(b), gitrepo.GitProcesses()
 		benchRun(b, "variants", "render", "--git", "--variants", variants, "--cluster", cluster, "--status", status)
 		totals.git += time.Since(start)
+		totals.procs += gitrepo.GitProcesses() - procs
 		totals.gitCPU += cpuAll(b) - cpu
 		refs := template.Git("-C", filepath.Join(dir, "edge0999.git"), "for-each-ref")
-		start = time.Now()
+		start, procs = time.Now(), gitrepo.GitProcesses()
 		benchRun(b, "variants", "render", "--git", "--variants", variants, "--cluster", cluster, "--status", status)
 		totals.rerun += time.Since(start)
+		if n := gitrepo.GitProcesses() - procs; n != 0 {
+			b.Fatalf("the re-run started %d git processes", n)
+		}
 		if got := template.Git("-C", filepath.Join(dir, "edge0999.git"), "for-each-ref"); got != refs {
 			b.Fatalf("the re-run moved refs:\n%s", got)
 		}
@@ -67,6 +75,7 @@ func BenchmarkFleetGit(b *testing.B) {
 	b.ReportMetric(float64(totals.git)/float64(totals.folder), "git/folder")
 	b.ReportMetric(ms(totals.folderCPU), "folder-cpu-ms/op")
 	b.ReportMetric(ms(totals.gitCPU), "git-cpu-ms/op")
+	b.ReportMetric(float64(totals.procs)/float64(b.N), "git-processes/op")
 	b.ReportMetric(ms(totals.rerun), "rerun-ms/op")
 	b.ReportMetric(ms(totals.get), "get-ms/op")
 }

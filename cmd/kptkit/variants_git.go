@@ -64,8 +64,9 @@ func (c *variantsCmd) runGit(in fleet.Input, src fleet.Source, stdout, stderr io
 	defer rv.Close()
 	opts := c.options(src, nil)
 	if c.jobs == 0 {
-		// Each variant's refs move in a git process of its own, whose start
-		// the variant waits on: more variants at once than cores.
+		// Each variant's change waits on the disk (its pack synced, its
+		// refs' locks), and on a git process where git moves its refs
+		// (gitrepo.Repo.Apply): more variants at once than cores.
 		opts.Jobs = 4 * runtime.GOMAXPROCS(0)
 	}
 	opts.Revisions, opts.Records, opts.When, opts.Author = rv, records, when, c.git.author

@@ -212,13 +212,29 @@ func (rv *Revisions) Diff(w io.Writer) {
 	}
 }
 
-// Close lets go of the repositories' locks and open files.
+// Close lets go of the repositories' locks and open files, several at
+// once (a lock's release removes its holder file: for a run over many
+// repositories, one at a time is most of a run that changes nothing).
 func (rv *Revisions) Close() {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
-	for _, o := range rv.repos {
-		_ = o.g.Release()
-		o.lock.Unlock()
+	next := make(chan *openRepo)
+	var wg sync.WaitGroup
+	for range min(closers, len(rv.repos)) {
+		wg.Go(func() {
+			for o := range next {
+				_ = o.g.Release()
+				o.lock.Unlock()
+			}
+		})
 	}
+	for _, o := range rv.repos {
+		next <- o
+	}
+	close(next)
+	wg.Wait()
 	rv.repos = nil
 }
+
+// closers is how many repositories Close lets go of at once.
+const closers = 8

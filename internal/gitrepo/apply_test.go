@@ -223,7 +223,7 @@ func TestApplyRaceFailsCleanly(t *testing.T) {
 	r.Git("update-ref", "refs/heads/main", c["a2"])
 	moved := strings.Replace(before, "refs/heads/main "+c["a3"], "refs/heads/main "+c["a2"], 1)
 	_, err = g.Apply(context.Background(), change)
-	want := "prepare: cannot lock ref 'refs/heads/main': is at " + c["a2"] + " but expected " + c["a3"]
+	want := "cannot lock ref 'refs/heads/main': is at " + c["a2"] + " but expected " + c["a3"]
 	if err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Fatalf("a raced update: %v", err)
 	}

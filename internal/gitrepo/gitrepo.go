@@ -36,6 +36,12 @@ type Repo struct {
 	// pending holds the objects of the change being written (pack.go); nil
 	// when objects are written one by one.
 	pending *batch
+	// backendOnce reads once where and whether refs move in process
+	// (backend.go).
+	backendOnce sync.Once
+	backendDir  string
+	backendOK   bool
+	plain       bool
 }
 
 // Local returns the local path of a repository named by url: a path, a

@@ -3,7 +3,9 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -31,6 +33,17 @@ var _ pkgrev.Objects = revObjects{}
 func (g *Repo) PorchRefs() ([]pkgrev.Ref, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.plainDir() {
+		if plain, err := plainRefs(g.GitDir()); err == nil {
+			return g.porchRefs(plain), nil
+		}
+	}
+	return g.goGitRefs()
+}
+
+// goGitRefs is PorchRefs through go-git's reading of refs. The caller
+// holds g.mu.
+func (g *Repo) goGitRefs() ([]pkgrev.Ref, error) {
 	iter, err := g.r.References()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the refs of %s: %w", g.URL, err)
@@ -53,6 +66,20 @@ func (g *Repo) PorchRefs() ([]pkgrev.Ref, error) {
 		return nil, fmt.Errorf("cannot read the refs of %s: %w", g.URL, err)
 	}
 	return refs, nil
+}
+
+// porchRefs lists refs read from the files (plainRefs) as PorchRefs
+// does, by name. The caller holds g.mu.
+func (g *Repo) porchRefs(plain map[string]string) []pkgrev.Ref {
+	refs := make([]pkgrev.Ref, 0, len(plain))
+	for _, name := range slices.Sorted(maps.Keys(plain)) {
+		ref := pkgrev.Ref{Name: name, Hash: plain[name], Commit: plain[name]}
+		if strings.HasPrefix(name, pkgrev.TagsPrefix) {
+			ref.Commit = g.peelToCommit(plumbing.NewHash(ref.Hash))
+		}
+		refs = append(refs, ref)
+	}
+	return refs
 }
 
 // peelToCommit returns the commit an object names through annotated tags,

@@ -1,6 +1,9 @@
 package gitrepo
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -16,19 +19,27 @@ import (
 // batch is the new objects of a change, in memory until flushed into the
 // repository's storage as one pack.
 type batch struct {
+	dir   string // objects/pack, when kptkit writes the pack (packwrite.go)
 	to    storer.PackfileWriter
 	objs  *memory.Storage
 	order []plumbing.Hash
+	// reindex has go-git's storage see the pack kptkit wrote.
+	reindex interface{ Reindex() }
 }
 
 // newBatch returns a batch for the repository's storage, or nil when it
 // cannot take a pack (objects are then written one by one).
 func (g *Repo) newBatch() *batch {
-	to, ok := g.r.Storer.(storer.PackfileWriter)
-	if !ok {
+	b := &batch{objs: memory.NewStorage()}
+	if g.plainDir() {
+		b.dir = filepath.Join(g.GitDir(), "objects", "pack")
+	}
+	var ok bool
+	if b.to, ok = g.r.Storer.(storer.PackfileWriter); !ok && b.dir == "" {
 		return nil
 	}
-	return &batch{to: to, objs: memory.NewStorage()}
+	b.reindex, _ = g.r.Storer.(interface{ Reindex() })
+	return b
 }
 
 // add keeps an object for the pack.
@@ -69,6 +80,9 @@ func (b *batch) flush() error {
 	if b == nil || len(b.order) == 0 {
 		return nil
 	}
+	if b.dir != "" && b.reindex != nil {
+		return b.writeOwn()
+	}
 	w, err := b.to.PackfileWriter()
 	if err != nil {
 		return err
@@ -78,4 +92,25 @@ func (b *batch) flush() error {
 		return err
 	}
 	return w.Close()
+}
+
+// writeOwn writes the batch as kptkit's pack (packwrite.go) and has the
+// storage read it.
+func (b *batch) writeOwn() error {
+	objs := make([]plumbing.EncodedObject, 0, len(b.order))
+	for _, h := range b.order {
+		o, err := b.objs.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return err
+		}
+		objs = append(objs, o)
+	}
+	if err := os.MkdirAll(b.dir, 0o777); err != nil {
+		return err
+	}
+	if err := writePack(b.dir, objs); err != nil {
+		return err
+	}
+	b.reindex.Reindex()
+	return nil
 }

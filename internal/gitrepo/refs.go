@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/kptkit/kptkit/pkg/pkgrev"
@@ -18,12 +19,18 @@ import (
 // gitTimeout bounds each git process kptkit runs.
 const gitTimeout = 2 * time.Minute
 
+// gitProcesses counts the git processes started (for tests and
+// benchmarks: a run that changes nothing starts none).
+var gitProcesses atomic.Int64
+
+// GitProcesses returns how many git processes kptkit has started.
+func GitProcesses() int64 { return gitProcesses.Load() }
+
 // Apply makes a change in the repository: its commit's objects are written
-// first, then its refs move in one transaction of git's own (`git update-ref
-// --stdin`: start, create/update/delete each checked against the value read,
-// prepare, commit), so that all of them move or none, git's locks and packed
-// refs are honoured, and a ref another writer moved since it was read fails
-// the change. It returns the new commit ("" for none).
+// first, then its refs move in one transaction as git makes it (moveRefs),
+// so that all of them move or none, git's locks and packed refs are
+// honoured, and a ref another writer moved since it was read fails the
+// change. It returns the new commit ("" for none).
 //
 // Only refs/heads/ and refs/tags/ are written; a tag is created or deleted,
 // never moved; a branch checked out in a work tree is never moved.
@@ -46,12 +53,34 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := g.moveRefs(ctx, c.Refs, commit); err != nil {
+		return "", fmt.Errorf("cannot update the refs of %s: %w", g.URL, err)
+	}
+	return commit, nil
+}
+
+// moveRefs moves a change's refs (those to its commit to commit) in one
+// transaction: in process where git's files backend keeps them plainly
+// (reftx.go), else in git's own (`git update-ref --stdin`: start,
+// create/update/delete each checked against the value read, prepare,
+// commit).
+func (g *Repo) moveRefs(ctx context.Context, refs []pkgrev.RefUpdate, commit string) error {
+	refs = slices.Clone(refs)
+	for i := range refs {
+		if refs[i].ToCommit {
+			refs[i].New = commit
+		}
+	}
+	tx, err := g.prepareRefs(refs)
+	switch {
+	case err == nil:
+		return tx.commit()
+	case !errors.Is(err, errInProcess):
+		return err
+	}
 	var script strings.Builder
 	script.WriteString("start\n")
-	for _, u := range c.Refs {
-		if u.ToCommit {
-			u.New = commit
-		}
+	for _, u := range refs {
 		switch {
 		case u.Old == "":
 			fmt.Fprintf(&script, "create %s %s\n", u.Name, u.New)
@@ -62,10 +91,8 @@ func (g *Repo) Apply(ctx context.Context, c pkgrev.Change) (string, error) {
 		}
 	}
 	script.WriteString("prepare\ncommit\n")
-	if _, err := g.git(ctx, script.String(), "update-ref", "--stdin"); err != nil {
-		return "", fmt.Errorf("cannot update the refs of %s: %w", g.URL, err)
-	}
-	return commit, nil
+	_, err = g.git(ctx, script.String(), "update-ref", "--stdin")
+	return err
 }
 
 // writeCommits writes a change's commits in order, each Base or parent of
@@ -205,6 +232,7 @@ func (g *Repo) git(ctx context.Context, stdin string, args ...string) (string, e
 	if err != nil {
 		return "", err
 	}
+	gitProcesses.Add(1)
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", abs}, args...)...)
 	cmd.Env = append(gitEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(abs))
 	cmd.Stdin = strings.NewReader(stdin)

@@ -1,0 +1,151 @@
+package gitrepo
+
+import (
+	"bytes"
+	"compress/zlib"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// zlibWriters keeps compressors between packs (a new one allocates and
+// clears its tables, more than a small pack's compression costs).
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(nil, zlib.BestSpeed)
+	return zw
+}}
+
+// packEntry is an object of a pack being written: its name, where it
+// starts, and the CRC-32 of its bytes there.
+type packEntry struct {
+	hash   plumbing.Hash
+	offset uint64
+	crc    uint32
+}
+
+// writePack writes objects into the folder dir (objects/pack) as one pack
+// and its index, version 2, as git writes a pack it receives: whole
+// objects (no deltas), zlib at git's loose-object level (1), each file
+// written beside its name, fsynced (core.fsync's default covers packs and
+// their indexes) and renamed into place, the pack before its index (the
+// index is what makes a pack seen).
+func writePack(dir string, objs []plumbing.EncodedObject) error {
+	var pack bytes.Buffer
+	pack.WriteString("PACK")
+	_ = binary.Write(&pack, binary.BigEndian, [2]uint32{2, uint32(len(objs))})
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
+	entries := make([]packEntry, 0, len(objs))
+	for _, o := range objs {
+		start := pack.Len()
+		if err := writeEntry(&pack, zw, o); err != nil {
+			return err
+		}
+		entries = append(entries, packEntry{hash: o.Hash(), offset: uint64(start), crc: crc32.ChecksumIEEE(pack.Bytes()[start:])})
+	}
+	sum := sha1.Sum(pack.Bytes())
+	pack.Write(sum[:])
+	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum[:]))
+	if err := writeSynced(dir, base+".pack", pack.Bytes()); err != nil {
+		return err
+	}
+	return writeSynced(dir, base+".idx", packIndex(entries, sum))
+}
+
+// writeEntry writes an object's header (type and size) and its content,
+// compressed.
+func writeEntry(pack *bytes.Buffer, zw *zlib.Writer, o plumbing.EncodedObject) error {
+	size := uint64(o.Size())
+	b := byte(o.Type())<<4 | byte(size&0x0f)
+	for size >>= 4; size > 0; size >>= 7 {
+		pack.WriteByte(b | 0x80)
+		b = byte(size & 0x7f)
+	}
+	pack.WriteByte(b)
+	r, err := o.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	zw.Reset(pack)
+	if _, err := io.Copy(zw, r); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// packIndex is a pack's index, version 2: the fan-out table, the names
+// sorted, their CRC-32s and offsets (past 2 GiB in a table of their own),
+// the pack's checksum and its own.
+func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
+	slices.SortFunc(entries, func(a, b packEntry) int { return bytes.Compare(a.hash[:], b.hash[:]) })
+	var idx bytes.Buffer
+	idx.Write([]byte{0xff, 't', 'O', 'c', 0, 0, 0, 2})
+	var fanout [256]uint32
+	for _, e := range entries {
+		for i := int(e.hash[0]); i < 256; i++ {
+			fanout[i]++
+		}
+	}
+	_ = binary.Write(&idx, binary.BigEndian, fanout)
+	for _, e := range entries {
+		idx.Write(e.hash[:])
+	}
+	for _, e := range entries {
+		_ = binary.Write(&idx, binary.BigEndian, e.crc)
+	}
+	var large []uint64
+	for _, e := range entries {
+		off := uint32(e.offset)
+		if e.offset >= 1<<31 {
+			off = 1<<31 | uint32(len(large))
+			large = append(large, e.offset)
+		}
+		_ = binary.Write(&idx, binary.BigEndian, off)
+	}
+	_ = binary.Write(&idx, binary.BigEndian, large)
+	idx.Write(packSum[:])
+	sum := sha1.Sum(idx.Bytes())
+	idx.Write(sum[:])
+	return idx.Bytes()
+}
+
+// writeSynced writes a file of the object store as git does: a temporary
+// file in dir, fsynced, read-only, renamed to its name; a file already
+// there (the same pack) is kept.
+func writeSynced(dir, name string, b []byte) error {
+	if _, err := os.Stat(name); err == nil {
+		return nil
+	}
+	f, err := os.CreateTemp(dir, "tmp_pack_")
+	if err != nil {
+		return fmt.Errorf("cannot write a pack: %w", err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err2 := f.Close(); err == nil {
+		err = err2
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("cannot write %s: %w", filepath.Base(name), err)
+	}
+	return nil
+}
