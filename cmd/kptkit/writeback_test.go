@@ -25,8 +25,17 @@ func smallDisk(t *testing.T) string {
 		t.Skipf("cannot mount a small tmpfs here: %v", err)
 	}
 	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
+		// A child another parallel test forks holds every descriptor open
+		// at the fork until it executes: busy for a moment under load. A
+		// descriptor kptkit leaked would keep it busy: an error.
+		err := syscall.Unmount(dir, 0)
+		for deadline := time.Now().Add(5 * time.Second); err == syscall.EBUSY && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+			err = syscall.Unmount(dir, 0)
+		}
+		if err != nil {
 			t.Errorf("umount %s: %v", dir, err)
+			_ = syscall.Unmount(dir, syscall.MNT_DETACH)
 		}
 	})
 	return dir
