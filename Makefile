@@ -33,7 +33,7 @@ build:
 ## test: unit, golden and e2e tests with the race detector, then the tests
 ## over the real-world corpus (too slow under -race)
 test: tools
-	@echo "make test: go test -race ./... first compiles every package with the race detector (minutes the first time), then prints a line for each package; five to ten minutes in all on 2 cores with a warm cache"
+	@echo "make test: go test -race ./... first compiles every package with the race detector (minutes the first time), then prints a line for each package; about 3 minutes in all on 2 cores with a warm cache"
 	$(GO) test -race -count=1 ./...
 	@echo "make test: the Corpus tests over the Nephio catalog, without -race (found above the checkout or in \$$KPTKIT_CORPUS, else skipped)"
 	$(GO) test -count=1 -run Corpus ./pkg/... ./cmd/... ./internal/...
