@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/kptkit/kptkit/internal/pkgfs"
@@ -83,7 +81,7 @@ func mergeStatus(call *call, args []string) error {
 	}
 	var files []fleet.ShardStatus
 	for _, name := range fs.Args() {
-		f, err := readShardStatus(name)
+		f, err := readShardStatus(name, krmfn.DefaultMaxInput)
 		if err != nil {
 			return err
 		}
@@ -107,20 +105,17 @@ func mergeStatus(call *call, args []string) error {
 	return nil
 }
 
-// readShardStatus reads a status file's documents, at most
-// krmfn.DefaultMaxInput bytes of it.
-func readShardStatus(name string) (fleet.ShardStatus, error) {
+// readShardStatus reads a status file's documents, at most limit bytes
+// of it (krmfn.ReadAtMost: refused once limit+1 bytes are read).
+func readShardStatus(name string, limit krmfn.Size) (fleet.ShardStatus, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return fleet.ShardStatus{}, fmt.Errorf("cannot read the status file: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, int64(krmfn.DefaultMaxInput)+1))
-	switch {
-	case err != nil:
+	b, err := krmfn.ReadAtMost(f, limit, "merge-status")
+	if err != nil {
 		return fleet.ShardStatus{}, fmt.Errorf("cannot read the status file %s: %w", name, err)
-	case int64(len(b)) > int64(krmfn.DefaultMaxInput):
-		return fleet.ShardStatus{}, fmt.Errorf("cannot read the status file %s: %w", name, errTooLarge)
 	}
 	docs, err := kptpkg.Items(name, b)
 	if err != nil {
@@ -128,6 +123,3 @@ func readShardStatus(name string) (fleet.ShardStatus, error) {
 	}
 	return fleet.ShardStatus{Name: name, Docs: docs}, nil
 }
-
-// errTooLarge: a status file beyond what kptkit reads.
-var errTooLarge = errors.New("it is larger than 256 MiB")

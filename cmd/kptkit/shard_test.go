@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kptkit/kptkit/pkg/fleet"
+	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
 // TestVariantsShardRefused: every bad --shard exits 2 saying what is
@@ -288,5 +289,25 @@ func TestMergeStatusRefused(t *testing.T) {
 	code, stdout, stderr := runCLI("kptkit", "variants", "merge-status", s1, s0)
 	if code != 0 || !strings.Contains(stdout, "name: web") || !strings.Contains(stdout, "name: db") || strings.Contains(stdout, "kptkit.dev/shard") {
 		t.Errorf("merge-status: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestShardStatusBounded: a status file larger than the bound is refused
+// once one byte more than the bound is read, naming the file; one at the
+// bound is read.
+func TestShardStatusBounded(t *testing.T) {
+	t.Parallel()
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
+	name := filepath.Join(t.TempDir(), "variants.status.0-of-2.yaml")
+	if err := os.WriteFile(name, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readShardStatus(name, krmfn.Size(len(doc))); err != nil {
+		t.Errorf("a file at the bound: %v", err)
+	}
+	_, err := readShardStatus(name, krmfn.Size(len(doc)-1))
+	want := "cannot read the status file " + name + ": the input is larger than"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a file past the bound: %v, want %q…", err, want)
 	}
 }
