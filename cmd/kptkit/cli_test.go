@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/help.txt")
+	"github.com/kptkit/kptkit/pkg/krmtest"
+)
 
 // invocation is one command line and what it must give.
 type invocation struct {
@@ -125,7 +125,7 @@ func TestOneVoice(t *testing.T) {
 
 	golden := filepath.Join("testdata", "help.txt")
 	got := strings.ReplaceAll(help.String(), currentVersion(), "VERSION")
-	if *update {
+	if krmtest.Update() {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"os/exec"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kptkit/kptkit/internal/fnrunner/evaluator"
+	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
 // benchCalls are the two functions the function runner is measured with,
@@ -20,52 +16,10 @@ import (
 func benchCalls(bins equivBinaries) []benchCall {
 	return []benchCall{
 		{"set-package-context", "ghcr.io/kptkit/set-package-context:v1", bins.dir + "/bin/set-package-context",
-			benchPackage(50, "apiVersion: fn.kptkit.dev/v1alpha1\nkind: SetPackageContext\nmetadata: {name: ctx}\ndata: {zone: b, env: prod}\ncreate: true\n")},
+			krmtest.SettersPackage(50, "apiVersion: fn.kptkit.dev/v1alpha1\nkind: SetPackageContext\nmetadata: {name: ctx}\ndata: {zone: b, env: prod}\ncreate: true\n")},
 		{"apply-setters", "ghcr.io/kptdev/krm-functions-catalog/apply-setters:v0.2.0", bins.catalog["apply-setters"],
-			benchPackage(50, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: setters}\ndata: {replicas: \"5\", tag: \"1.28\"}\n")},
+			krmtest.SettersPackage(50, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: setters}\ndata: {replicas: \"5\", tag: \"1.28\"}\n")},
 	}
-}
-
-// benchPackage is a ResourceList as porch-server sends it for a package
-// of n Deployments (with setter comments) and its Kptfile, with the
-// functionConfig fc.
-func benchPackage(n int, fc string) []byte {
-	var b strings.Builder
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	b.WriteString("- apiVersion: kpt.dev/v1\n  kind: Kptfile\n  metadata:\n    name: app\n    annotations:\n" +
-		"      config.kubernetes.io/local-config: \"true\"\n      config.kubernetes.io/path: 'Kptfile'\n      internal.config.kubernetes.io/path: 'Kptfile'\n")
-	for i := range n {
-		fmt.Fprintf(&b, `- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web-%[1]d # the web tier
-    namespace: app
-    labels: {app: web, shard: "%[1]d"}
-    annotations:
-      config.kubernetes.io/index: '0'
-      config.kubernetes.io/path: 'web/%[1]d.yaml'
-      internal.config.kubernetes.io/index: '0'
-      internal.config.kubernetes.io/path: 'web/%[1]d.yaml'
-  spec:
-    replicas: 3 # kpt-set: ${replicas}
-    selector:
-      matchLabels: {app: web}
-    template:
-      metadata:
-        labels: {app: web}
-      spec:
-        containers:
-        - name: web
-          image: "nginx:1.27" # kpt-set: nginx:${tag}
-          ports:
-          - containerPort: 8080
-`, i)
-	}
-	b.WriteString("functionConfig:\n")
-	for line := range strings.Lines(fc) {
-		b.WriteString("  " + line)
-	}
-	return []byte(b.String())
 }
 
 // benchCall is a function called through the API, by its image, and run
@@ -98,23 +52,18 @@ func BenchmarkFunctionRunner(b *testing.B) {
 				}
 			}
 			call() // warm: the first call connects
-			forkExec(b, bc.binary, bc.in)
+			krmtest.ForkExecs(b, bc.binary, bc.in, 1)
 			var apiWall []time.Duration
-			cpu0 := processCPU(b)
+			cpu0 := krmtest.ProcessCPU(b)
 			for b.Loop() {
 				t0 := time.Now()
 				call()
 				apiWall = append(apiWall, time.Since(t0))
 			}
-			apiCPU := processCPU(b) - cpu0
+			apiCPU := krmtest.ProcessCPU(b) - cpu0
 			// The same number of forks and execs (at most 200), after the
 			// loop: not in ns/op.
-			var execWall []time.Duration
-			var execCPU time.Duration
-			for range min(len(apiWall), 200) {
-				wall, cpu := forkExec(b, bc.binary, bc.in)
-				execWall, execCPU = append(execWall, wall), execCPU+cpu
-			}
+			execWall, execCPU := krmtest.ForkExecs(b, bc.binary, bc.in, min(len(apiWall), 200))
 			b.ReportMetric(ms(median(apiWall)), "api-ms/call")
 			b.ReportMetric(ms(apiCPU)/float64(len(apiWall)), "api-cpu-ms/call")
 			b.ReportMetric(ms(median(execWall)), "exec-ms/call")
@@ -125,7 +74,7 @@ func BenchmarkFunctionRunner(b *testing.B) {
 	b.Run("64-callers", func(b *testing.B) {
 		const perCaller = 8
 		var total int
-		cpu0, t0 := processCPU(b), time.Now()
+		cpu0, t0 := krmtest.ProcessCPU(b), time.Now()
 		for b.Loop() {
 			var wg sync.WaitGroup
 			errs := make(chan error, 64)
@@ -148,30 +97,6 @@ func BenchmarkFunctionRunner(b *testing.B) {
 			total += 64 * perCaller
 		}
 		b.ReportMetric(float64(total)/time.Since(t0).Seconds(), "calls/s")
-		b.ReportMetric(ms(processCPU(b)-cpu0)/float64(total), "cpu-ms/call")
+		b.ReportMetric(ms(krmtest.ProcessCPU(b)-cpu0)/float64(total), "cpu-ms/call")
 	})
-}
-
-// forkExec runs a function's binary once over in, as Porch's exec
-// evaluator does: its wall time and its CPU time.
-func forkExec(b *testing.B, bin string, in []byte) (wall, cpu time.Duration) {
-	b.Helper()
-	cmd := exec.Command(bin)
-	cmd.Stdin = bytes.NewReader(in)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%s: %v\n%.2000s", bin, err, out.String())
-	}
-	return time.Since(t0), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-}
-
-// processCPU is the CPU time this process has used (user and system).
-func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kptkit/kptkit/internal/gittest"
+	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
 // rpkgFleet is a cluster with two Repositories: deploy (gittest's Porch
@@ -82,7 +83,7 @@ func (f *rpkgFleet) rpkg(t *testing.T, args ...string) (string, string, int) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	file := filepath.Join("testdata", "rpkg", name)
-	if *update {
+	if krmtest.Update() {
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,54 +1,21 @@
 package builtinfn
 
 import (
-	"bytes"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
 // settersPackage is a ResourceList as porch-server sends it for a package
 // of n Deployments, each with a setter on its replicas and image, and the
 // setters' ConfigMap: the function runner's benchmark input.
 func settersPackage(n int) []byte {
-	var b strings.Builder
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	b.WriteString("- apiVersion: kpt.dev/v1\n  kind: Kptfile\n  metadata:\n    name: app\n    annotations:\n" +
-		"      config.kubernetes.io/local-config: \"true\"\n      config.kubernetes.io/path: 'Kptfile'\n      internal.config.kubernetes.io/path: 'Kptfile'\n")
-	for i := range n {
-		fmt.Fprintf(&b, `- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web-%[1]d # the web tier
-    namespace: app
-    labels: {app: web, shard: "%[1]d"}
-    annotations:
-      config.kubernetes.io/index: '0'
-      config.kubernetes.io/path: 'web/%[1]d.yaml'
-      internal.config.kubernetes.io/index: '0'
-      internal.config.kubernetes.io/path: 'web/%[1]d.yaml'
-  spec:
-    replicas: 3 # kpt-set: ${replicas}
-    selector:
-      matchLabels: {app: web}
-    template:
-      metadata:
-        labels: {app: web}
-      spec:
-        containers:
-        - name: web
-          image: "nginx:1.27" # kpt-set: nginx:${tag}
-          ports:
-          - containerPort: 8080
-`, i)
-	}
-	b.WriteString("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: setters}\n  data: {replicas: \"5\", tag: \"1.28\"}\n")
-	return []byte(b.String())
+	return krmtest.SettersPackage(n, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: setters}\ndata: {replicas: \"5\", tag: \"1.28\"}\n")
 }
 
 // BenchmarkApplySetters runs apply-setters over 50 Deployments in this
@@ -75,7 +42,7 @@ func BenchmarkApplySetters(b *testing.B) {
 	}{{"flow", flow}, {"block", block}} {
 		b.Run(c.name, func(b *testing.B) {
 			var wall []time.Duration
-			cpu0 := selfCPU(b)
+			cpu0 := krmtest.ProcessCPU(b)
 			for b.Loop() {
 				t0 := time.Now()
 				if _, exit := applySetters(c.in); exit.Code != 0 {
@@ -83,13 +50,8 @@ func BenchmarkApplySetters(b *testing.B) {
 				}
 				wall = append(wall, time.Since(t0))
 			}
-			cpu := selfCPU(b) - cpu0
-			var execWall []time.Duration
-			var execCPU time.Duration
-			for range min(len(wall), 100) {
-				w, c := forkExec(b, bin, c.in)
-				execWall, execCPU = append(execWall, w), execCPU+c
-			}
+			cpu := krmtest.ProcessCPU(b) - cpu0
+			execWall, execCPU := krmtest.ForkExecs(b, bin, c.in, min(len(wall), 100))
 			b.ReportMetric(ms(median(wall)), "ms/call")
 			b.ReportMetric(ms(cpu)/float64(len(wall)), "cpu-ms/call")
 			b.ReportMetric(ms(median(execWall)), "exec-ms/call")
@@ -97,30 +59,6 @@ func BenchmarkApplySetters(b *testing.B) {
 			b.ReportMetric(float64(median(execWall))/float64(median(wall)), "speedup")
 		})
 	}
-}
-
-// forkExec runs a function's binary once over in: its wall time and its
-// CPU time.
-func forkExec(b *testing.B, bin string, in []byte) (wall, cpu time.Duration) {
-	b.Helper()
-	cmd := exec.Command(bin)
-	cmd.Stdin = bytes.NewReader(in)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	t0 := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%s: %v\n%.2000s", bin, err, out.String())
-	}
-	return time.Since(t0), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-}
-
-// selfCPU is the CPU time this process has used (user and system).
-func selfCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(ds []time.Duration) time.Duration {

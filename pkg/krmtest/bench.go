@@ -3,9 +3,11 @@ package krmtest
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kptkit/kptkit/pkg/krmfn"
 )
@@ -45,8 +47,36 @@ func Package(n int, fc string) []byte {
   data:
     name: app
 `)
+	writeDeployments(&b, n, false)
+	writeFunctionConfig(&b, fc)
+	return []byte(b.String())
+}
+
+// SettersPackage returns a ResourceList as porch-server sends it for a
+// package of n Deployments, each with a setter comment on its replicas
+// (${replicas}) and image (nginx:${tag}), and a Kptfile, with the
+// functionConfig fc ("" for none): the function runner's and
+// apply-setters' benchmark input.
+func SettersPackage(n int, fc string) []byte {
+	var b strings.Builder
+	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
+	b.WriteString("- apiVersion: kpt.dev/v1\n  kind: Kptfile\n  metadata:\n    name: app\n    annotations:\n" +
+		"      config.kubernetes.io/local-config: \"true\"\n      config.kubernetes.io/path: 'Kptfile'\n      internal.config.kubernetes.io/path: 'Kptfile'\n")
+	writeDeployments(&b, n, true)
+	writeFunctionConfig(&b, fc)
+	return []byte(b.String())
+}
+
+// writeDeployments writes n Deployments web-0… as ResourceList items, with
+// setter comments on replicas and image when setters is set, an env
+// otherwise.
+func writeDeployments(b *strings.Builder, n int, setters bool) {
+	replicas, image, env := "", "", "          env:\n          - {name: DEBUG, value: \"no\"}\n"
+	if setters {
+		replicas, image, env = " # kpt-set: ${replicas}", " # kpt-set: nginx:${tag}", ""
+	}
 	for i := range n {
-		fmt.Fprintf(&b, `- apiVersion: apps/v1
+		fmt.Fprintf(b, `- apiVersion: apps/v1
   kind: Deployment
   metadata:
     name: web-%[1]d # the web tier
@@ -58,7 +88,7 @@ func Package(n int, fc string) []byte {
       internal.config.kubernetes.io/index: '0'
       internal.config.kubernetes.io/path: 'web/%[1]d.yaml'
   spec:
-    replicas: 3
+    replicas: 3%[2]s
     selector:
       matchLabels: {app: web}
     template:
@@ -67,20 +97,23 @@ func Package(n int, fc string) []byte {
       spec:
         containers:
         - name: web
-          image: "nginx:1.27"
+          image: "nginx:1.27"%[3]s
           ports:
           - containerPort: 8080
-          env:
-          - {name: DEBUG, value: "no"}
-`, i)
+%[4]s`, i, replicas, image, env)
 	}
-	if fc != "" {
-		b.WriteString("functionConfig:\n")
-		for line := range strings.Lines(fc) {
-			b.WriteString("  " + line)
-		}
+}
+
+// writeFunctionConfig writes fc as the ResourceList's functionConfig;
+// nothing for "".
+func writeFunctionConfig(b *strings.Builder, fc string) {
+	if fc == "" {
+		return
 	}
-	return []byte(b.String())
+	b.WriteString("functionConfig:\n")
+	for line := range strings.Lines(fc) {
+		b.WriteString("  " + line)
+	}
 }
 
 // Fleet returns a ResourceList of n labelled Repositories and a
@@ -202,10 +235,36 @@ func CPU(b *testing.B) func() {
 }
 
 // cpuTime is the CPU time the process has used, in nanoseconds.
-func cpuTime(b *testing.B) int64 {
+func cpuTime(b *testing.B) int64 { return int64(ProcessCPU(b)) }
+
+// ProcessCPU is the CPU time the process has used so far (user and
+// system, the garbage collector's included); subtract two readings to time
+// a stretch of a benchmark.
+func ProcessCPU(tb testing.TB) time.Duration {
+	tb.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatalf("cannot read the CPU time: %v", err)
+		tb.Fatalf("cannot read the CPU time: %v", err)
 	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// ForkExecs runs the binary bin n times over in, a fork and exec per run as
+// Porch's exec evaluator does: each run's wall time, and the children's CPU
+// time (user and system) over all runs. A failed run fails the benchmark.
+func ForkExecs(b *testing.B, bin string, in []byte, n int) (walls []time.Duration, cpu time.Duration) {
+	b.Helper()
+	for range n {
+		cmd := exec.Command(bin)
+		cmd.Stdin = bytes.NewReader(in)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		t0 := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%s: %v\n%.2000s", bin, err, out.String())
+		}
+		walls = append(walls, time.Since(t0))
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return walls, cpu
 }
