@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/kptkit/kptkit/internal/gittest"
+	"github.com/kptkit/kptkit/pkg/krmtest"
 )
 
 // BenchmarkRpkgGet lists the package revisions of 1,000 per-cluster
@@ -23,8 +23,8 @@ func BenchmarkRpkgGet(b *testing.B) {
 	cluster := rpkgBenchFleet(b, n)
 	args := []string{"kptkit", "rpkg", "get", "--cluster", cluster}
 	b.ResetTimer()
-	start := cpuNow(b)
-	defer func() { b.ReportMetric(float64(cpuNow(b)-start)/float64(b.N)/1e6, "cpu-ms/op") }()
+	start := krmtest.ProcessCPU(b)
+	defer func() { b.ReportMetric(float64(krmtest.ProcessCPU(b)-start)/float64(b.N)/1e6, "cpu-ms/op") }()
 	for b.Loop() {
 		var out strings.Builder
 		if code := run(args, strings.NewReader(""), &out, io.Discard); code != 0 {
@@ -56,13 +56,4 @@ func rpkgBenchFleet(b *testing.B, n int) string {
 		b.Fatal(err)
 	}
 	return file
-}
-
-// cpuNow is the CPU time the process has used, in nanoseconds.
-func cpuNow(b *testing.B) int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatalf("cannot read the CPU time: %v", err)
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
