@@ -26,7 +26,7 @@ func ReadInput(variants, cluster string) (fleet.Input, error) {
 		return in, err
 	}
 	if cluster != "" {
-		if in.Cluster, in.ClusterFiles, err = ReadObjects(cluster); err != nil {
+		if in.Cluster, in.ClusterFiles, err = ReadTexts(cluster); err != nil {
 			return in, err
 		}
 	}
@@ -37,39 +37,62 @@ func ReadInput(variants, cluster string) (fleet.Input, error) {
 // below a folder (as kpt reads a package's: .krmignore honoured), with the
 // file each came from. A key written twice in a mapping is an error.
 func ReadObjects(root string) ([]*yaml.RNode, []string, error) {
+	var nodes []*yaml.RNode
+	where, err := readEach(root, func(data []byte) (int, error) {
+		read, err := kptpkg.ReadDocuments(&kio.ByteReader{OmitReaderAnnotations: true}, data)
+		nodes = append(nodes, read...)
+		return len(read), err
+	})
+	return nodes, where, err
+}
+
+// ReadTexts reads the documents as ReadObjects does, each as its text
+// (kptpkg.ReadTexts): a fleet's cluster objects, kept as bytes.
+func ReadTexts(root string) ([]string, []string, error) {
+	var texts []string
+	where, err := readEach(root, func(data []byte) (int, error) {
+		read, err := kptpkg.ReadTexts(data)
+		texts = append(texts, read...)
+		return len(read), err
+	})
+	return texts, where, err
+}
+
+// readEach reads a YAML file, or the YAML files below a folder, in order,
+// each with read, which says how many documents it found; it returns the
+// file of each document.
+func readEach(root string, read func([]byte) (int, error)) ([]string, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	files := kptpkg.Files{}
 	if info.IsDir() {
 		if files, err = pkgfs.Read(root); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	} else {
 		b, err := os.ReadFile(root)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		files[filepath.Base(root)] = b
 	}
-	var nodes []*yaml.RNode
 	var where []string
 	for _, p := range files.ResourcePaths("", true) {
 		name := root
 		if info.IsDir() {
 			name = filepath.Join(root, p)
 		}
-		read, err := kptpkg.ReadDocuments(&kio.ByteReader{OmitReaderAnnotations: true}, files[p])
+		n, err := read(files[p])
 		if err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %w", name, err)
+			return nil, fmt.Errorf("cannot read %s: %w", name, err)
 		}
-		for range read {
+		for range n {
 			where = append(where, name)
 		}
-		nodes = append(nodes, read...)
 	}
-	return nodes, where, nil
+	return where, nil
 }
 
 // ReadUpstreams reads a folder of upstream packages; a folder that is one

@@ -14,7 +14,7 @@ import (
 // cluster is the management cluster's objects, read and indexed once for
 // the whole run: its Repositories, the pool injection points are filled
 // from, and the objects by namespace and name. It keeps each object as its
-// header and its text (as kyaml writes it), never its nodes: a fleet's
+// header and its text (as it was read), never its nodes: a fleet's
 // cluster holds an object per variant or more, and the run's live memory
 // (and the collector's work for each variant) would grow with it. A
 // point's object is read again when the point takes it.
@@ -37,13 +37,23 @@ func keyOf(namespace, name string) objectKey {
 func newCluster(in Input) (*cluster, []result.Result) {
 	cl := &cluster{repos: map[objectKey]*Repository{}, byName: map[objectKey][]string{}}
 	where := func(i int) string { return fileOf(in.ClusterFiles, i, "cluster object") }
-	objs := make([]*inject.Object, len(in.Cluster))
-	for i, n := range in.Cluster {
-		objs[i] = &inject.Object{Header: resourcelist.HeaderOf(n), Text: n.MustString(), Where: where(i)}
+	rl, err := resourcelist.ParseDocuments(in.Cluster, "")
+	if err != nil {
+		return cl, []result.Result{result.Errorf("cannot read the cluster's objects: %v", err)}
+	}
+	items := rl.Select(func(resourcelist.Header) bool { return true })
+	objs := make([]*inject.Object, len(items))
+	for i, it := range items {
+		h := it.Header()
+		h.Position = -1 // an object of the cluster, not of a list
+		// Points take objects by type, namespace and name: the pool keeps
+		// no label or annotation of thousands of objects.
+		h.Labels, h.Annotations = nil, nil
+		objs[i] = &inject.Object{Header: h, Text: in.Cluster[i], Where: where(i)}
 	}
 	var rs []result.Result
 	cl.pool, rs = inject.NewPool(objs)
-	for i, n := range in.Cluster {
+	for i, it := range items {
 		h := objs[i].Header
 		k := keyOf(h.Namespace, h.Name)
 		cl.byName[k] = append(cl.byName[k], objs[i].Text)
@@ -51,7 +61,7 @@ func newCluster(in Input) (*cluster, []result.Result) {
 			continue
 		}
 		var repo porch.Repository
-		if errs := decode.Into(n.YNode(), &repo, decode.Options{}, ""); len(errs) > 0 {
+		if errs := decode.Into(it.Read().YNode(), &repo, decode.Options{}, ""); len(errs) > 0 {
 			for _, e := range errs {
 				rs = append(rs, h.Attach(result.Errorf("%s: Repository %s: %s", where(i), h.Name, e)).WithField(e.Path))
 			}

@@ -16,10 +16,14 @@ import (
 // Input is what a fleet is rendered from: the variants (PackageVariantSets
 // and PackageVariants) and the management cluster's objects, each with the
 // file it was read from (for messages; may be shorter than the objects).
+// The cluster's objects are their text, one YAML document each (as
+// kptpkg.ReadTexts reads them): a fleet's cluster holds an object per
+// variant or more, read for their headers and parsed one at a time, only
+// when a variant's injector or a Repository needs one.
 type Input struct {
 	Variants     []*yaml.RNode
 	VariantFiles []string
-	Cluster      []*yaml.RNode
+	Cluster      []string
 	ClusterFiles []string
 }
 
@@ -80,8 +84,11 @@ func Run(in Input, opts Options) (*Report, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
+	// The plan first: its sets' expansion and the cluster's index each
+	// read the cluster's objects, and a large cluster's would not fit both
+	// at once in a shard's memory.
+	p := newPlan(in, opts.Shard)
 	cl, rs := newCluster(in)
-	p := newPlan(in)
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{}}
 	var existing []Stored

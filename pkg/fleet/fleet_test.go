@@ -36,7 +36,7 @@ func setsAndInjection(t *testing.T) (fleet.Input, fleet.Options, *memStore) {
 	dir := "testdata/sets-and-injection"
 	var in fleet.Input
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
+	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
 	store := newMemStore()
 	opts := fleet.Options{
 		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},

@@ -133,6 +133,26 @@ func (s *memStore) Delete(p string, files kptpkg.Files) error {
 }
 
 // readObjects reads the documents of a YAML file, if there is one.
+func readTexts(t *testing.T, file string) ([]string, []string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts, err := kptpkg.ReadTexts(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := make([]string, len(texts))
+	for i := range where {
+		where[i] = filepath.Base(file)
+	}
+	return texts, where
+}
+
 func readObjects(t *testing.T, file string) ([]*yaml.RNode, []string) {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -187,7 +207,7 @@ func TestGolden(t *testing.T) {
 func golden(t *testing.T, dir string) {
 	var in fleet.Input
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
+	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
 	flags, _ := os.ReadFile(filepath.Join(dir, "flags"))
 	store := newMemStore()
 	for f, b := range readTree(t, filepath.Join(dir, "before")) {

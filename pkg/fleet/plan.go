@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"path"
@@ -10,11 +11,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
+	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/celexpr"
 	"github.com/kptkit/kptkit/pkg/decode"
 	"github.com/kptkit/kptkit/pkg/fanout"
-	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/resourcelist"
 	"github.com/kptkit/kptkit/pkg/result"
@@ -23,6 +24,9 @@ import (
 // plan is what a run does: each set given, expanded, and one job per
 // PackageVariant (the sets' children, then those given on their own).
 type plan struct {
+	// shard is the share of the plan the run renders: the others' variants
+	// are kept slim (job.slim).
+	shard   Shard
 	sets    []*setPlan
 	jobs    []*job
 	results []result.Result
@@ -46,12 +50,14 @@ func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
 type job struct {
 	pv porch.PackageVariant
 	// spec is the variant's spec as understood (or as its set made it),
-	// for the inputs digest; the node itself is not kept.
-	spec  string
-	set   *setPlan // the set whose child it is; nil for a variant given as such
-	where string
-	path  string // <downstream repo>/<downstream package>
-	want  Want
+	// for the inputs digest; the node itself is not kept. specSum is its
+	// digest, for the fleet's.
+	spec    string
+	specSum string
+	set     *setPlan // the set whose child it is; nil for a variant given as such
+	where   string
+	path    string // <downstream repo>/<downstream package>
+	want    Want
 	// errs stall the variant (Porch's Stalled=True): it is not rendered.
 	errs  []string
 	warns []string
@@ -67,8 +73,8 @@ func ownerKey(namespace, name string) string {
 	return k.namespace + "/" + k.name
 }
 
-func newPlan(in Input) *plan {
-	p := &plan{owners: map[string]*job{}}
+func newPlan(in Input, shard Shard) *plan {
+	p := &plan{shard: shard, owners: map[string]*job{}}
 	setsGiven := map[objectKey]bool{}
 	for i, n := range in.Variants {
 		h := resourcelist.HeaderOf(n)
@@ -96,7 +102,7 @@ func newPlan(in Input) *plan {
 	for i, n := range in.Variants {
 		h := resourcelist.HeaderOf(n)
 		if h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) && !childOfGiven(h) {
-			p.add(n, nil, fileOf(in.VariantFiles, i, "variant"))
+			p.add(n, nil, nil, fileOf(in.VariantFiles, i, "variant"))
 		}
 	}
 	p.checkDownstreams()
@@ -119,15 +125,15 @@ func (p *plan) settle() {
 	}
 }
 
-// children returns copies of the given PackageVariants that are the set's
-// children (its label, its namespace): the set reconciles them.
-func children(variants []*yaml.RNode, set resourcelist.Header) []*yaml.RNode {
-	var out []*yaml.RNode
+// children returns the text of the given PackageVariants that are the
+// set's children (its label, its namespace): the set reconciles them.
+func children(variants []*yaml.RNode, set resourcelist.Header) []string {
+	var out []string
 	for _, n := range variants {
 		h := resourcelist.HeaderOf(n)
 		if h.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
 			h.Labels[porch.LabelVariantSet] == set.Name && keyOf(h.Namespace, "") == keyOf(set.Namespace, "") {
-			out = append(out, yaml.NewRNode(yaml.CopyYNode(n.YNode())))
+			out = append(out, n.MustString())
 		}
 	}
 	return out
@@ -135,13 +141,19 @@ func children(variants []*yaml.RNode, set resourcelist.Header) []*yaml.RNode {
 
 // expand runs fan-out-variants for one set over the cluster's objects and
 // its existing children, and adds a job per child it wants.
-func (p *plan) expand(set *yaml.RNode, where string, objects, existing []*yaml.RNode) {
+func (p *plan) expand(set *yaml.RNode, where string, objects, existing []string) {
 	h := resourcelist.HeaderOf(set)
 	sp := &setPlan{name: h.Name, namespace: h.Namespace, where: where}
 	p.sets = append(p.sets, sp)
 	cfg := yaml.NewRNode(yaml.CopyYNode(set.YNode()))
 	_ = cfg.PipeE(yaml.SetAnnotation(kptfile.AnnotationPath, where))
-	rl := kptpkg.ResourceList(objects, existing, cfg)
+	rl, err := resourcelist.ParseDocuments(append(slices.Clip(objects), existing...), cfg.MustString())
+	if err != nil {
+		sp.stalledReason = "ValidationError"
+		sp.stalled = append(sp.stalled, fmt.Sprintf("cannot read the set with the cluster's objects: %v", err))
+		p.results = append(p.results, h.Attach(result.Errorf("%s: %s/%s: %s", where, h.Kind, h.Name, sp.stalled[0])))
+		return
+	}
 	// fan-out-variants names the set as its functionConfig; here it is a
 	// document of the user's variants file.
 	prefix := fmt.Sprintf("functionConfig %s/%s (%s): ", h.Kind, h.Name, where)
@@ -175,12 +187,14 @@ func (p *plan) expand(set *yaml.RNode, where string, objects, existing []*yaml.R
 		return c.Is(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind) &&
 			c.Labels[porch.LabelVariantSet] == h.Name && keyOf(c.Namespace, "") == keyOf(h.Namespace, "")
 	}) {
-		p.add(it.Read(), sp, where) // decoded: its nodes are not kept
+		text, _ := it.Entry()
+		p.add(it.Read(), text, sp, where) // decoded: its nodes are not kept
 	}
 }
 
-// add decodes and validates one PackageVariant and makes its job.
-func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
+// add decodes and validates one PackageVariant and makes its job; text,
+// when not nil, is the variant as its set wrote it.
+func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 	j := &job{set: set, where: where}
 	var unknown []decode.Error
 	for _, e := range decode.Into(n.YNode(), &j.pv, decode.Options{Unknown: &unknown}, "") {
@@ -205,7 +219,7 @@ func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
 			j.warns = append(j.warns, fmt.Sprintf("spec.upstream names both revision %d and workspaceName %q: kptkit takes revision %d (Porch now takes the workspace)", rev, up.WorkspaceName, rev))
 		}
 	}
-	j.spec = understood(j.pv.Spec, j.want.Revision)
+	j.specSum = p.sum(j, text)
 	j.v = &Variant{Name: j.pv.Metadata.Name, Namespace: keyOf(j.pv.Metadata.Namespace, "").namespace, Where: where}
 	if set != nil {
 		j.v.Set = set.name
@@ -221,6 +235,36 @@ func (p *plan) add(n *yaml.RNode, set *setPlan, where string) {
 		p.owners[j.key()] = j
 	}
 	p.jobs = append(p.jobs, j)
+	if !p.shard.mine(j) {
+		j.slim()
+	}
+}
+
+// sum sets the variant's spec as understood, unless another shard renders
+// it, and returns what the fleet's digest takes of it: the digest of its
+// text as its set wrote it, else of its spec as understood. Every shard
+// takes the same (the plan is built whole by each): a shard of a large
+// fleet need not write every variant's spec.
+func (p *plan) sum(j *job, text []byte) string {
+	if text == nil || p.shard.mine(j) {
+		j.spec = understood(j.pv.Spec, j.want.Revision)
+	}
+	if text == nil {
+		text = []byte(j.spec)
+	}
+	sum := sha256.Sum256(text)
+	return string(sum[:])
+}
+
+// slim keeps of a variant another shard renders what the plan, the
+// status and pruning read of it (its names, downstream and deletion
+// policy, its spec's digest): a shard of a large fleet holds the others'
+// variants by the hundred thousand.
+func (j *job) slim() {
+	pv := j.pv
+	j.pv = porch.PackageVariant{TypeMeta: pv.TypeMeta, Metadata: meta.ObjectMeta{Name: pv.Metadata.Name, Namespace: pv.Metadata.Namespace},
+		Spec: porch.PackageVariantSpec{Downstream: pv.Spec.Downstream, DeletionPolicy: pv.Spec.DeletionPolicy}}
+	j.spec = ""
 }
 
 // checkDownstreams refuses two variants that write one package, and a

@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 )
@@ -156,19 +157,28 @@ func (r *runner) reported() []*Variant {
 // entries, each variant another shard renders marked with that shard
 // instead of its status (a set's status is the plan's: every shard has it).
 func (r *runner) shardStatus() []*yaml.RNode {
-	all := r.status()
 	sh := r.opts.Shard
 	if sh.Whole() {
-		return all
+		return r.status(r.plan.jobs)
 	}
-	out := []*yaml.RNode{shardHead(sh, r.fleetDigest())}
-	out = append(out, all[:len(r.plan.sets)]...)
-	for i, j := range r.plan.jobs {
-		entry := all[len(r.plan.sets)+i]
-		if k := sh.of(j); k != sh.K {
-			entry = marked(entry, Shard{K: k, N: sh.N})
+	var mine []*job
+	for _, j := range r.plan.jobs {
+		if sh.of(j) == sh.K {
+			mine = append(mine, j)
 		}
-		out = append(out, entry)
+	}
+	own := r.status(mine)
+	out := make([]*yaml.RNode, 0, 1+len(r.plan.sets)+len(r.plan.jobs))
+	out = append(out, shardHead(sh, r.fleetDigest()))
+	out = append(out, own[:len(r.plan.sets)]...)
+	own = own[len(r.plan.sets):]
+	others := markers{}
+	for _, j := range r.plan.jobs {
+		if k := sh.of(j); k != sh.K {
+			out = append(out, others.marked(j, Shard{K: k, N: sh.N}))
+			continue
+		}
+		out, own = append(out, own[0]), own[1:]
 	}
 	return out
 }
@@ -182,12 +192,34 @@ func shardHead(sh Shard, digest string) *yaml.RNode {
 	}})
 }
 
-// marked returns a status entry without its status, marked as shard sh's.
-func marked(entry *yaml.RNode, sh Shard) *yaml.RNode {
-	n := entry.Copy()
-	_ = n.PipeE(yaml.Clear("status"))
-	md := n.Field("metadata").Value.YNode()
-	md.Content = append(md.Content, str("annotations"), mapping(v1alpha1.AnnotationShard, sh.String()))
+// markers make the status entries of the variants other shards render:
+// the variant's type and names, marked with its shard, and no status.
+// Their nodes but the names are shared among the entries (a shard of a
+// large fleet writes the others' by the hundred thousand); nothing
+// changes them once made.
+type markers map[string]*yaml.Node
+
+func (m markers) marked(j *job, sh Shard) *yaml.RNode {
+	head := m.node("head", func() *yaml.Node {
+		return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("apiVersion"), str(porch.TypePackageVariant.APIVersion),
+			str("kind"), str(porch.TypePackageVariant.Kind), str("metadata")}}
+	})
+	ann := m.node(sh.String(), func() *yaml.Node { return mapping(v1alpha1.AnnotationShard, sh.String()) })
+	md := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{m.node("name", func() *yaml.Node { return str("name") }), str(j.pv.Metadata.Name)}}
+	if ns := j.pv.Metadata.Namespace; ns != "" {
+		md.Content = append(md.Content, m.node("namespace", func() *yaml.Node { return str("namespace") }), str(ns))
+	}
+	md.Content = append(md.Content, m.node("annotations", func() *yaml.Node { return str("annotations") }), ann)
+	return yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Content: append(head.Content[:len(head.Content):len(head.Content)], md)})
+}
+
+// node returns the shared node named key, made by make the first time.
+func (m markers) node(key string, make func() *yaml.Node) *yaml.Node {
+	n, ok := m[key]
+	if !ok {
+		n = make()
+		m[key] = n
+	}
 	return n
 }
 
@@ -218,7 +250,7 @@ func (r *runner) fleetDigest() string {
 		if j.set != nil {
 			set = j.set.key()
 		}
-		list([]string{"variant", j.key(), set, j.where, j.path, j.spec})
+		list([]string{"variant", j.key(), set, j.where, j.path, j.specSum})
 		list(j.errs)
 		list(j.warns)
 	}

@@ -90,7 +90,7 @@ func runGolden(t *testing.T, dir string, sh fleet.Shard) goldenRun {
 	t.Helper()
 	var in fleet.Input
 	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readObjects(t, filepath.Join(dir, "cluster.yaml"))
+	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
 	flags := string(readTree(t, dir)["flags"])
 	store := newMemStore()
 	before := readTree(t, filepath.Join(dir, "before"))

@@ -20,17 +20,18 @@ const (
 // for the same run.
 type condition struct{ typ, status, reason, message string }
 
-// status returns the status of every set and variant of the plan, as Porch
-// would report it: sets first, then variants, each in the plan's order. A
+// status returns the status of every set of the plan and of the given
+// variants, as Porch would report it: sets first, then variants, each in
+// the plan's order. A
 // variant's downstreamTargets name its package (<repo>/<package>), in git
 // its PackageRevision, with the last commit kptkit made there.
-func (r *runner) status() []*yaml.RNode {
+func (r *runner) status(jobs []*job) []*yaml.RNode {
 	p := r.plan
 	var out []*yaml.RNode
 	for _, s := range p.sets {
 		out = append(out, object(porch.TypePackageVariantSet.APIVersion, porch.TypePackageVariantSet.Kind, s.name, s.namespace, setConditions(s), nil))
 	}
-	for _, j := range p.jobs {
+	for _, j := range jobs {
 		var targets []string
 		if j.v.Outcome != Failed {
 			targets = append(targets, j.path)

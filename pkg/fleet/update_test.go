@@ -51,20 +51,11 @@ func gitFleet(t *testing.T, repo string, revision string) fleet.Input {
 	cluster := "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: catalog\nspec:\n  type: git\n" +
 		"  git: {repo: 'file://" + repo + "', branch: main, directory: /catalog}\n---\n" +
 		"apiVersion: infra.nephio.org/v1alpha1\nkind: WorkloadCluster\nmetadata:\n  name: edge01\nspec:\n  clusterName: edge01\n"
-	var in fleet.Input
-	for _, doc := range []struct {
-		text string
-		into *[]*yaml.RNode
-	}{{variants, &in.Variants}, {cluster, &in.Cluster}} {
-		for _, part := range strings.Split(doc.text, "---\n") {
-			n, err := yaml.Parse(part)
-			if err != nil {
-				t.Fatal(err)
-			}
-			*doc.into = append(*doc.into, n)
-		}
+	n, err := yaml.Parse(variants)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return in
+	return fleet.Input{Variants: []*yaml.RNode{n}, Cluster: strings.Split(cluster, "---\n")}
 }
 
 func runFleet(t *testing.T, in fleet.Input, store *memStore, takeUpstream bool) *fleet.Variant {

@@ -38,7 +38,7 @@ type Item struct {
 func (it *Item) Node() *yaml.RNode {
 	if it.node == nil {
 		if it.enc != nil {
-			it.node = yaml.NewRNode(emit.DecodeEntry(it.enc))
+			it.node = yaml.NewRNode(decodeEntry(it.enc))
 		} else {
 			it.rl.load(it)
 		}
@@ -53,7 +53,7 @@ func (it *Item) Node() *yaml.RNode {
 // of them. Read again, the item is parsed again; to change it, use Edit.
 func (it *Item) Read() *yaml.RNode {
 	if it.node == nil && it.enc != nil {
-		return yaml.NewRNode(emit.DecodeEntry(it.enc))
+		return yaml.NewRNode(decodeEntry(it.enc))
 	}
 	if it.node != nil || it.enc != nil || it.scan == nil {
 		return it.Node()
@@ -117,4 +117,33 @@ func (it *Item) Warningf(field, format string, args ...any) result.Result {
 // Infof returns an info result about this item.
 func (it *Item) Infof(format string, args ...any) result.Result {
 	return it.Header().Attach(result.Infof(format, args...))
+}
+
+// Entry returns the item's entry in the list as the list holds it ("- "
+// and the item indented), for an item kept as its bytes: added encoded, or
+// read lazily and not edited. It is false for an item held as its nodes.
+// The bytes are the list's: do not change them.
+func (it *Item) Entry() ([]byte, bool) {
+	switch {
+	case it.enc != nil:
+		return it.enc, true
+	case it.state == stateKept && it.rl.lazy != nil && it.entry.End > it.entry.Start:
+		return it.rl.src[it.entry.Start:it.entry.End], true
+	}
+	return nil, false
+}
+
+// decodeEntry builds the nodes of an item kept encoded (an entry the
+// emitter wrote) with the scan, which is sure of what the emitter writes
+// but a few odd strings; yaml.v3 parses the others. The nodes' lines are
+// the entry's from 1; their columns, the entry's.
+func decodeEntry(enc []byte) *yaml.Node {
+	var s scan.Scanner
+	if s.Scan(enc, 0, len(enc), 0) {
+		var b scan.Scanner
+		if n := b.Build(enc, 0, len(enc), 0, 1, s.Item().Nodes()); n != nil {
+			return n
+		}
+	}
+	return emit.DecodeEntry(enc)
 }

@@ -167,6 +167,7 @@ var scanSeeds = []string{
 	"apiVersion: config.kubernetes.io/v1\r\nkind: ResourceList\r\nitems:\r\n  - apiVersion: v1\r\n    kind: A\r\n    metadata:\r\n      name: a\r\n  -\r\n    kind: B\r\n    data:\r\n      x: |-\r\n        one\r\n\r\n        two\r\n",
 	"items:\n# lead\n- kind: A\n  spec:\n    list:\n    - a\n    - b: c\n  # inside end\n# between\n- kind: B\n  x: 'it''s'\n  y: [a, {b: c}]\napiVersion: config.kubernetes.io/v1\n",
 	"items:\n- kind: A\n  metadata: # kpt-merge: /a\n    name: a\n  spec: # s\n    l: # l\n    - x\n    n: # n\n  x: # x\n    - {a: b}\n- kind: B\n  c: # at the end\n",
+	"items:\n- kind: Repository\n  metadata: {name: r, labels: {nephio.org/site-type: edge}}\n  spec:\n    git: {repo: https://git.example.com/fleet/edge0001.git, branch: main}\n    l: [a:b, 'c:d', e:f:g, h?i, j:, k:,l]\n    m: {a: b:}\n",
 	"items:\n- kind: A\n  data:\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n    e: 5\n    f: 6\n    g: 7\n    h: 8\n    i: 9\n    \"a\": 10\n- kind: B\n  metadata: {labels: {a: b, a: c}}\n",
 }
 

@@ -14,8 +14,10 @@ type tok struct {
 // readScalar reads a scalar at line[k], in block context or inside a
 // flow collection. A plain one stops at a comment (" #"), a mapping
 // indicator (": ", or a final ":" in block context) or the line's end, and
-// inside a flow collection at a flow indicator; there, one with another
-// colon or a comment in it is unsure. A quoted one must close on the line.
+// inside a flow collection at a flow indicator; there, a colon followed by
+// anything but a space, a flow indicator or a '#' is part of it (a URL),
+// and one with another colon, a '?' or a comment in it is unsure. A quoted
+// one must close on the line.
 func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	if line[k] == '\'' || line[k] == '"' {
 		return readQuoted(line, k, flow)
@@ -31,8 +33,10 @@ loop:
 		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
 			t.key = true
 			break loop
-		case c == ':' && flow:
-			return tok{}, false
+		case c == ':' && flow && (j+1 == len(line) || strings.IndexByte(",[]{}#", line[j+1]) >= 0):
+			return tok{}, false // yaml.v3 reads these otherwise than by the spec: unsure
+		case c == '?' && flow:
+			return tok{}, false // yaml.v3 ends the scalar there, and fails
 		case c == '#' && line[j-1] == ' ':
 			if flow {
 				return tok{}, false // a comment: the collection does not close on this line
