@@ -80,6 +80,12 @@ func checkLazy(t *testing.T, in []byte) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("SelectKind(%q, %q) (-Select +SelectKind):\n%s\ninput:\n%s", h.APIVersion, h.Kind, diff, in)
 		}
+		want = positions(full.Select(func(o resourcelist.Header) bool { return o.Path == h.Path || o.Path == "" }))
+		fresh, _ = resourcelist.Parse(in)
+		got = positions(fresh.SelectFile([]string{h.Path, ""}, func(resourcelist.Header) bool { return true }))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("SelectFile(%q) (-Select +SelectFile):\n%s\ninput:\n%s", h.Path, diff, in)
+		}
 	}
 	if d := sameNodes(ynode(full.FunctionConfig()), ynode(lazy.FunctionConfig()), "functionConfig"); d != "" {
 		t.Fatalf("functionConfig differs: %s\ninput:\n%s", d, in)
