@@ -137,7 +137,17 @@ func (rl *ResourceList) rootValues(sp *scan.List) bool {
 		if (key.Name == "functionConfig" || key.Name == "results") && (sp.Before[k] || after) {
 			return false
 		}
-		v, ok := parseValue(rl.src[key.Start:key.End], sp.KeyLines[k])
+		text := rl.src[key.Start:key.End]
+		// The commonest lines of all, read without yaml.v3.
+		if s, ok := scan.RootScalar(text); ok && (key.Name == "apiVersion" || key.Name == "kind") {
+			if key.Name == "apiVersion" {
+				h.APIVersion = s
+			} else {
+				h.Kind = s
+			}
+			continue
+		}
+		v, ok := parseValue(text, sp.KeyLines[k])
 		if !ok || hasDuplicates(v) {
 			return false
 		}

@@ -16,7 +16,8 @@ import (
 // the full check (a YAML parse) for ids, versions and checksums that start
 // with a digit.
 func numberLike(s string) bool {
-	body := strings.TrimLeft(s, "+-")
+	// yaml.v3 drops underscores before it reads a number: 0_B0 is 0b0.
+	body := strings.ReplaceAll(strings.TrimLeft(s, "+-"), "_", "")
 	switch body {
 	case ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN":
 		return true

@@ -1,6 +1,11 @@
 package scan
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
 
 // tok is a one-line scalar the scan read: plain, single- or double-quoted.
 type tok struct {
@@ -178,4 +183,37 @@ func unescape(c byte) byte {
 		return '\v'
 	}
 	return c // \\, \", \/ and "\ "
+}
+
+// RootScalar reads a root key's text (text, from the key's line to the
+// next key's) that holds a one-line string: "name: value", plain or quoted
+// without escapes, nothing after it, no other line. It returns the value,
+// or false when the text is anything else (yaml.v3 reads that): another
+// line, a tab, a character yaml.v3 refuses...
+func RootScalar(text []byte) (string, bool) {
+	line, rest, _ := bytes.Cut(text, []byte("\n"))
+	if len(line) == 0 || len(rest) > 0 || bytes.ContainsAny(line, "\r\t") || !plainText(line) {
+		return "", false
+	}
+	k, ok := readScalar(line, 0, false)
+	if !ok || !k.key || k.quote != 0 || k.end > 1000 { // yaml.v3 takes no key of over 1024 characters
+		return "", false
+	}
+	j := k.next + spaces(line[k.next:])
+	if j == k.next || j == len(line) {
+		return "", false
+	}
+	v, ok := readScalar(line, j, false)
+	end := len(line) // where the value's text must end: the line's end, or its closing quote
+	if v.quote != 0 {
+		end--
+	}
+	if !ok || v.key || v.escaped || v.next != len(line) || v.end != end {
+		return "", false
+	}
+	s := string(line[v.start:v.end])
+	if v.quote == 0 && ResolveTag(s) != yaml.NodeTagString {
+		return "", false
+	}
+	return s, true
 }
