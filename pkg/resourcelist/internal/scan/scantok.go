@@ -32,7 +32,11 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	j := k
 loop:
 	for ; j < len(line); j++ {
-		switch c := line[j]; {
+		c := line[j]
+		if stop := plainStop[c]; stop == 0 || stop == inFlow && !flow {
+			continue // none of the cases below
+		}
+		switch {
 		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
 			t.key = true
 			break loop
@@ -53,6 +57,15 @@ loop:
 	}
 	return t, true
 }
+
+// plainStop marks the bytes a plain scalar may stop at: a colon or a
+// comment's hash anywhere, a flow indicator inside a flow collection.
+var plainStop = [256]uint8{':': always, '#': always, ',': inFlow, '[': inFlow, ']': inFlow, '{': inFlow, '}': inFlow}
+
+const (
+	always = 1
+	inFlow = 2
+)
 
 func trimRight(line []byte, start, end int) int {
 	for end > start && line[end-1] == ' ' {
