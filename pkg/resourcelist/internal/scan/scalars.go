@@ -2,6 +2,7 @@ package scan
 
 import (
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -120,9 +121,29 @@ func Ambiguous(s string) bool {
 		}
 		switch strings.ToLower(s) {
 		case "y", "yes", "n", "no", "on", "off", "true", "false", "null":
+			return boolWords()[s] // "true" in every new item's local-config annotation
 		default:
 			return false
 		}
 	}
 	return yaml.IsValueNonString(s)
 }
+
+// boolWords holds yaml.IsValueNonString's answer for every way of writing
+// y, yes, n, no, on, off, true, false and null in upper and lower case
+// letters (92 words), asked once.
+var boolWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"y", "yes", "n", "no", "on", "off", "true", "false", "null"} {
+		for mask := range 1 << len(w) {
+			b := []byte(w)
+			for i := range b {
+				if mask&(1<<i) != 0 {
+					b[i] -= 'a' - 'A'
+				}
+			}
+			m[string(b)] = yaml.IsValueNonString(string(b))
+		}
+	}
+	return m
+})

@@ -90,3 +90,29 @@ func FuzzShortcuts(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkShortcuts(t, s) })
 }
+
+// TestAmbiguousWords: Ambiguous answers as YAML 1.1 for every way of
+// casing the words a reader may take for a boolean or null.
+func TestAmbiguousWords(t *testing.T) {
+	t.Parallel()
+	var cased func(prefix, rest string) []string
+	cased = func(prefix, rest string) []string {
+		if rest == "" {
+			return []string{prefix}
+		}
+		c := rest[:1]
+		return append(cased(prefix+strings.ToLower(c), rest[1:]), cased(prefix+strings.ToUpper(c), rest[1:])...)
+	}
+	n := 0
+	for _, w := range []string{"y", "yes", "n", "no", "on", "off", "true", "false", "null"} {
+		for _, s := range cased("", w) {
+			n++
+			if got, want := Ambiguous(s), yaml.IsValueNonString(s); got != want {
+				t.Errorf("Ambiguous(%q) = %v, yaml 1.1 says %v", s, got, want)
+			}
+		}
+	}
+	if n != 92 {
+		t.Errorf("%d words, want 92", n)
+	}
+}
