@@ -2,23 +2,35 @@ package fnrunner
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/kptkit/kptkit/internal/fnrunner/evaluator"
 )
 
 // codec is gRPC's proto codec without its buffer pool: that pool jumps
 // from 32 KiB to 1 MiB buffers and clears a buffer's whole capacity each
 // time it hands one out, so that every ResourceList of 40 KB cost clearing
 // 1 MiB going in and again going out. A message here is read from its
-// frames, or written, in one buffer of its own size.
+// frames, or written, in one buffer of its own size — and a call's
+// ResourceList is copied once each way, not twice: a request's is taken
+// from the buffer its frames are gathered in (decodeRequest), and an
+// answer's goes to the transport as the function wrote it
+// (encodeResponse).
 type codec struct{}
 
 var _ encoding.CodecV2 = codec{}
 
-// Marshal encodes a message in a buffer of its size.
+// Marshal encodes a message: an answer as its parts, any other message in
+// a buffer of its size.
 func (codec) Marshal(v any) (mem.BufferSlice, error) {
+	if resp, ok := v.(*evaluator.EvaluateFunctionResponse); ok {
+		return encodeResponse(resp), nil
+	}
 	m, ok := v.(proto.Message)
 	if !ok {
 		return nil, fmt.Errorf("cannot marshal %T: it is not a proto.Message", v)
@@ -30,18 +42,79 @@ func (codec) Marshal(v any) (mem.BufferSlice, error) {
 	return mem.BufferSlice{mem.SliceBuffer(b)}, nil
 }
 
-// Unmarshal decodes a message from its frames (its bytes fields are
-// copied out of them).
+// Unmarshal decodes a message from its frames (gathered in one buffer: the
+// frames go back to gRPC's pool once it returns).
 func (codec) Unmarshal(data mem.BufferSlice, v any) error {
 	m, ok := v.(proto.Message)
 	if !ok {
 		return fmt.Errorf("cannot unmarshal into %T: it is not a proto.Message", v)
 	}
-	if len(data) == 1 {
-		return proto.Unmarshal(data[0].ReadOnlyData(), m)
+	b := data.Materialize()
+	if req, ok := v.(*evaluator.EvaluateFunctionRequest); ok && decodeRequest(b, req) {
+		return nil
 	}
-	return proto.Unmarshal(data.Materialize(), m)
+	return proto.Unmarshal(b, m)
 }
 
 // Name is the codec's content subtype: gRPC's own "proto".
 func (codec) Name() string { return "proto" }
+
+// Field numbers of the messages (evaluator.proto).
+const (
+	fieldResourceList = 1 // of both
+	fieldImage        = 2 // of the request
+	fieldLog          = 2 // of the answer
+)
+
+// decodeRequest reads a request encoded in b, whose ResourceList then
+// holds its part of b, as proto.Unmarshal reads it (the last of a field
+// written twice counts); it reports false, leaving req as it was, for
+// anything else a request may hold (unknown fields, groups, an image that
+// is not UTF-8...): proto.Unmarshal reads those.
+func decodeRequest(b []byte, req *evaluator.EvaluateFunctionRequest) bool {
+	var rl, image []byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || typ != protowire.BytesType || (num != fieldResourceList && num != fieldImage) {
+			return false
+		}
+		v, m := protowire.ConsumeBytes(b[n:])
+		if m < 0 {
+			return false
+		}
+		if num == fieldResourceList {
+			rl = v
+		} else {
+			image = v
+		}
+		b = b[n+m:]
+	}
+	if !utf8.Valid(image) {
+		return false
+	}
+	proto.Reset(req)
+	if len(rl) > 0 { // proto3: an empty one is not set
+		req.ResourceList = rl[:len(rl):len(rl)]
+	}
+	req.Image = string(image)
+	return true
+}
+
+// encodeResponse encodes an answer as proto.Marshal does (its fields in
+// order, an empty one left out), its ResourceList as a part of its own,
+// not copied.
+func encodeResponse(resp *evaluator.EvaluateFunctionResponse) mem.BufferSlice {
+	var out mem.BufferSlice
+	var head []byte
+	if rl := resp.GetResourceList(); len(rl) > 0 {
+		head = protowire.AppendTag(head, fieldResourceList, protowire.BytesType)
+		head = protowire.AppendVarint(head, uint64(len(rl)))
+		out = append(out, mem.SliceBuffer(head), mem.SliceBuffer(rl))
+	}
+	if log := resp.GetLog(); len(log) > 0 {
+		tail := protowire.AppendTag(nil, fieldLog, protowire.BytesType)
+		tail = protowire.AppendBytes(tail, log)
+		out = append(out, mem.SliceBuffer(tail))
+	}
+	return out
+}

@@ -30,6 +30,9 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 		grpc.InitialConnWindowSize(window),
 		grpc.WriteBufferSize(256<<10),
 		grpc.ReadBufferSize(256<<10),
+		// Calls run on goroutines kept from call to call, whose stacks
+		// have grown already (a new one per call grew its stack each time).
+		grpc.NumStreamWorkers(uint32(s.opts.Jobs)),
 	)
 	evaluator.RegisterFunctionEvaluatorServer(gs, s)
 	healthpb.RegisterHealthServer(gs, healthService{Server: s.health, stopping: s.stopping})

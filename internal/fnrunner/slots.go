@@ -3,6 +3,7 @@ package fnrunner
 import (
 	"context"
 	"sync"
+	"time"
 
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
@@ -63,10 +64,15 @@ func (h *held) callerGone() {
 	}
 }
 
-// release gives the slot back: its function has ended.
+// release gives the slot back: its function has ended, or was abandoned
+// at the step limit. The second call of the two does nothing.
 func (h *held) release() {
 	s := h.s
 	s.mu.Lock()
+	if h.ended {
+		s.mu.Unlock()
+		return
+	}
 	h.ended = true
 	if h.overran {
 		if s.overrun == s.jobs {
@@ -86,16 +92,29 @@ type ran struct {
 }
 
 // run runs the function in a slot and waits for it until ctx ends; the
-// slot stays taken until the function ends.
+// slot stays taken until the function ends, or, for a kptkit function in
+// process, until the step limit, where it is abandoned.
 func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, render.Exit, error) {
 	h, err := s.slots.take(ctx)
 	if err != nil {
 		return nil, render.Exit{}, err
 	}
-	done := make(chan ran, 1)
+	// Two may send: the function when it ends, and the step limit.
+	done := make(chan ran, 2)
+	var limit *time.Timer // stopped when the function ends, not when the caller goes
+	if _, ok := r.(render.InProcess); ok && s.opts.Limits.Time > 0 {
+		limit = time.AfterFunc(s.opts.Limits.Time, func() {
+			h.release()
+			done <- ran{err: &bounded.Exceeded{Limits: s.opts.Limits}}
+		})
+	}
 	go func() {
-		defer h.release()
-		done <- s.step(r, in)
+		res := s.step(r, in)
+		if limit != nil {
+			limit.Stop()
+		}
+		h.release()
+		done <- res
 	}()
 	select {
 	case res := <-done:
@@ -106,32 +125,20 @@ func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, r
 	}
 }
 
-// step runs the function within the step limits: a runner that starts a
-// process bounds it itself; a kptkit function in process is waited for up
-// to the time limit, then abandoned. A panic is an error.
+// step runs the function: a runner that starts a process bounds it itself;
+// a kptkit function in process is bounded by run. A panic is an error.
 func (s *Server) step(r render.Runner, in []byte) (res ran) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = ran{err: &panicError{value: p}}
 		}
 	}()
-	p, ok := r.(render.InProcess)
-	if !ok {
-		out, exit, err := r.Run(in)
-		return ran{out, exit, err}
-	}
-	if p.Env.Now == nil {
+	if p, ok := r.(render.InProcess); ok && p.Env.Now == nil {
 		p.Env = s.opts.Env
+		r = p
 	}
-	// The work's own variable: an abandoned run writes it late.
-	var got ran
-	if err := bounded.Wait(s.opts.Limits, func() {
-		out, exit, err := p.Run(in)
-		got = ran{out, exit, err}
-	}); err != nil {
-		return ran{err: err}
-	}
-	return got
+	out, exit, err := r.Run(in)
+	return ran{out, exit, err}
 }
 
 func servingStatus(ok bool) healthpb.HealthCheckResponse_ServingStatus {

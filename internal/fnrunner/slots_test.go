@@ -11,8 +11,11 @@ import (
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
+	"github.com/kptkit/kptkit/internal/bounded"
+	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/pkgcontext"
 	"github.com/kptkit/kptkit/pkg/render"
+	"github.com/kptkit/kptkit/pkg/resourcelist"
 )
 
 // gate is a runner that counts the runs in progress and blocks each until
@@ -161,5 +164,37 @@ func TestCallerDeadline(t *testing.T) {
 	got := c.call(withTimeout(t, 100*time.Millisecond), "example.com/gate", []byte(list))
 	if got.Code != codes.DeadlineExceeded { // its message is the client's or the server's
 		t.Errorf("answer %+v, want DEADLINE_EXCEEDED", got)
+	}
+}
+
+// TestStepLimitFreesTheSlot: a kptkit function in process still running at
+// the step limit is abandoned and its slot freed, whether its caller waits
+// (it is told DEADLINE_EXCEEDED at the limit) or went before (the server is
+// NOT_SERVING until the limit, then SERVING).
+func TestStepLimitFreesTheSlot(t *testing.T) {
+	t.Parallel()
+	stuck := make(chan struct{})
+	defer close(stuck)
+	blocks := render.InProcess{Function: krmfn.Function{Name: "blocks", Run: func(*resourcelist.ResourceList, krmfn.Env) error {
+		<-stuck
+		return nil
+	}}}
+	c := start(t, Options{Runtime: render.Runtimes{fakes{"example.com/blocks": blocks}, ownFunctions}, Jobs: 1,
+		Limits: bounded.Limits{Time: 200 * time.Millisecond, TimeFlag: "--step-timeout"}})
+	health := watchHealth(t, c)
+	await(t, health, healthpb.HealthCheckResponse_SERVING)
+	if got := c.call(withTimeout(t, 20*time.Millisecond), "example.com/blocks", []byte(list)); got.Code != codes.DeadlineExceeded {
+		t.Errorf("a call whose caller went answered %+v", got)
+	}
+	await(t, health, healthpb.HealthCheckResponse_NOT_SERVING)
+	await(t, health, healthpb.HealthCheckResponse_SERVING)
+	want := answer{Code: codes.DeadlineExceeded, Message: `function "example.com/blocks" timed out after 200ms (--step-timeout)`}
+	if d := cmp.Diff(want, c.call(t.Context(), "example.com/blocks", []byte(list))); d != "" {
+		t.Errorf("a call past the step limit (-want +got):\n%s", d)
+	}
+	in := readFile(t, "../../pkg/pkgcontext/testdata/create/resourcelist.yaml")
+	out, _ := processed(pkgcontext.Function, in)
+	if d := cmp.Diff(answer{Code: codes.OK, RL: out}, c.call(withTimeout(t, 10*time.Second), "ghcr.io/kptkit/set-package-context:v1", in)); d != "" {
+		t.Errorf("a call once both were abandoned (-want +got):\n%s", d)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -265,9 +266,22 @@ func (d *decoder) sequence(n *yaml.Node, v reflect.Value, path string) {
 	v.Set(s)
 }
 
+// fieldCache holds fieldsOf's answer for each struct type met (read only).
+var fieldCache sync.Map // reflect.Type → map[string][]int
+
 // fieldsOf maps YAML field names to struct field indexes, following inline
-// embedded structs.
+// embedded structs; the map is shared: do not change it.
 func fieldsOf(t reflect.Type) map[string][]int {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string][]int)
+	}
+	m := readFields(t)
+	fieldCache.Store(t, m)
+	return m
+}
+
+// readFields is fieldsOf, read from the type.
+func readFields(t reflect.Type) map[string][]int {
 	out := map[string][]int{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -279,7 +293,7 @@ func fieldsOf(t reflect.Type) map[string][]int {
 			continue
 		}
 		if strings.Contains(opts, "inline") && f.Type.Kind() == reflect.Struct {
-			for k, idx := range fieldsOf(f.Type) {
+			for k, idx := range readFields(f.Type) {
 				out[k] = append([]int{i}, idx...)
 			}
 			continue

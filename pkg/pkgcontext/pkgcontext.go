@@ -71,7 +71,9 @@ func find(rl *resourcelist.ResourceList) (*resourcelist.Item, []result.Result) {
 		return h.Is("v1", "ConfigMap") && h.Name == kptfile.ContextName && (h.Path == kptfile.ContextFile || h.Path == "")
 	}
 	var inFile, found []*resourcelist.Item
-	for _, it := range rl.Select(func(h resourcelist.Header) bool { return h.Path == kptfile.ContextFile || isContext(h) }) {
+	// Only the items of package-context.yaml, or of no file, can be: the
+	// others are passed over without reading their annotations.
+	for _, it := range rl.SelectFile([]string{kptfile.ContextFile, ""}, func(h resourcelist.Header) bool { return h.Path == kptfile.ContextFile || isContext(h) }) {
 		if it.Header().Path == kptfile.ContextFile {
 			inFile = append(inFile, it)
 		}

@@ -1,5 +1,7 @@
 package resourcelist
 
+import "sigs.k8s.io/kustomize/kyaml/yaml"
+
 // ParseFull reads a ResourceList whole with yaml.v3, as Parse does when
 // it cannot read the list lazily: the equivalence tests hold Parse to it.
 func ParseFull(in []byte) (*ResourceList, error) { return parseFull(in) }
@@ -18,4 +20,13 @@ func (rl *ResourceList) Scanned() (n, of int) {
 		}
 	}
 	return n, of
+}
+
+// ScanValue and ParseValue read a root key's value with the scan, and with
+// yaml.v3.
+func ScanValue(text []byte, line int) *yaml.Node { return scanValue(text, line) }
+
+func ParseValue(text []byte, line int) *yaml.Node {
+	v, _ := parseValue(text, line)
+	return v
 }

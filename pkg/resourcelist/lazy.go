@@ -137,7 +137,23 @@ func (rl *ResourceList) rootValues(sp *scan.List) bool {
 		if (key.Name == "functionConfig" || key.Name == "results") && (sp.Before[k] || after) {
 			return false
 		}
-		v, ok := parseValue(rl.src[key.Start:key.End], sp.KeyLines[k])
+		text := rl.src[key.Start:key.End]
+		// The commonest lines of all, read without yaml.v3.
+		if s, ok := scan.RootScalar(text); ok && (key.Name == "apiVersion" || key.Name == "kind") {
+			if key.Name == "apiVersion" {
+				h.APIVersion = s
+			} else {
+				h.Kind = s
+			}
+			continue
+		}
+		if key.Name == "functionConfig" {
+			if v := scanValue(text, sp.KeyLines[k]); v != nil {
+				rl.setRoot(&yaml.MapNode{Value: yaml.NewRNode(v)}, nil)
+				continue
+			}
+		}
+		v, ok := parseValue(text, sp.KeyLines[k])
 		if !ok || hasDuplicates(v) {
 			return false
 		}
@@ -153,4 +169,30 @@ func (rl *ResourceList) rootValues(sp *scan.List) bool {
 		}
 	}
 	return checkKind(h) == nil
+}
+
+// scanValue builds, with the scan, the nodes of a root key's value that is
+// a block mapping (text, from the key's line, at line: the functionConfig)
+// as it builds an item's: a copy of the value whose first line is made an
+// entry's ("  a: 1" read as "- a: 1"). It returns nil when the scan is
+// unsure (a key written twice, a comment, what the builder does not make...):
+// yaml.v3 parses the value then.
+func scanValue(text []byte, line int) *yaml.Node {
+	key, value, _ := bytes.Cut(text, []byte("\n"))
+	ind := 0
+	for ind < len(value) && value[ind] == ' ' {
+		ind++
+	}
+	if len(key) == 0 || key[len(key)-1] != ':' || bytes.ContainsAny(key, " #") ||
+		ind < 2 || ind == len(value) || bytes.IndexByte([]byte("#-\r\n"), value[ind]) >= 0 {
+		return nil
+	}
+	entry := bytes.Clone(value)
+	entry[ind-2] = '-'
+	var s scan.Scanner
+	if !s.Scan(entry, 0, len(entry), ind-2) || s.Comment() {
+		return nil
+	}
+	var b scan.Scanner // Build is called on a zero Scanner
+	return b.Build(entry, 0, len(entry), ind-2, line+1, s.Item().Nodes())
 }

@@ -80,6 +80,12 @@ func checkLazy(t *testing.T, in []byte) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("SelectKind(%q, %q) (-Select +SelectKind):\n%s\ninput:\n%s", h.APIVersion, h.Kind, diff, in)
 		}
+		want = positions(full.Select(func(o resourcelist.Header) bool { return o.Path == h.Path || o.Path == "" }))
+		fresh, _ = resourcelist.Parse(in)
+		got = positions(fresh.SelectFile([]string{h.Path, ""}, func(resourcelist.Header) bool { return true }))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("SelectFile(%q) (-Select +SelectFile):\n%s\ninput:\n%s", h.Path, diff, in)
+		}
 	}
 	if d := sameNodes(ynode(full.FunctionConfig()), ynode(lazy.FunctionConfig()), "functionConfig"); d != "" {
 		t.Fatalf("functionConfig differs: %s\ninput:\n%s", d, in)
@@ -193,4 +199,43 @@ func FuzzLazy(f *testing.F) {
 		}
 		checkLazy(t, in)
 	})
+}
+
+// TestScanValue: the functionConfig the scan builds is the one yaml.v3
+// parses, every field of every node; the scan builds the common ones, and
+// leaves the rest to yaml.v3.
+func TestScanValue(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text    string
+		scanned bool
+	}{
+		{"functionConfig:\n  apiVersion: fn.kptkit.dev/v1alpha1\n  kind: SetPackageContext\n  metadata: {name: ctx}\n  data: {zone: b, env: prod}\n  create: true\n", true},
+		{"functionConfig:\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: setters\n    data:\n      replicas: \"5\"\n      tag: '1.28'\n", true},
+		{"functionConfig:\n  kind: X\n  list:\n  - a\n  - b: c\n  text: |\n    line\n", true},
+		{"functionConfig:\r\n  kind: X\r\n  a: 1\r\n", false},
+		{"functionConfig:\n  kind: X\n  a: 1\n\n", true},
+		{"functionConfig:\n  kind: X # a comment\n", true},
+		{"functionConfig:\n  # a comment\n  kind: X\n", false},
+		{"functionConfig:\n  kind: X\n  kind: Y\n", false},
+		{"functionConfig:\n  kind: &a X\n  b: *a\n", false},
+		{"functionConfig:\n - a\n", false},
+		{"functionConfig:\n  - a\n", false},
+		{"functionConfig:\n kind: X\n", false},
+		{"functionConfig: {kind: X}\n", false},
+		{"functionConfig: # c\n  kind: X\n", false},
+		{"functionConfig:\n  a\n", false},
+		{"functionConfig:\n", false},
+	} {
+		scanned := resourcelist.ScanValue([]byte(tc.text), 7)
+		if (scanned != nil) != tc.scanned {
+			t.Errorf("%q: scanned %v, want %v", tc.text, scanned != nil, tc.scanned)
+		}
+		if scanned == nil {
+			continue
+		}
+		if d := sameNodes(resourcelist.ParseValue([]byte(tc.text), 7), scanned, "functionConfig"); d != "" {
+			t.Errorf("%q: the scan's nodes differ from yaml.v3's: %s", tc.text, d)
+		}
+	}
 }

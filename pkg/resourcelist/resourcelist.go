@@ -102,6 +102,15 @@ func (rl *ResourceList) SelectKind(apiVersion, kind string, match func(Header) b
 	return rl.selectWhere(is, func(h Header) bool { return h.Is(apiVersion, kind) && match(h) })
 }
 
+// SelectFile is Select over the items from one of the files named
+// (Header.Path; "" for the items that name none): the other items of a
+// list read lazily are passed over without reading the rest of their
+// header (their labels, and the map of their annotations).
+func (rl *ResourceList) SelectFile(paths []string, match func(Header) bool) []*Item {
+	is := func(s *scan.Item) bool { return slices.Contains(paths, s.Path()) }
+	return rl.selectWhere(is, func(h Header) bool { return slices.Contains(paths, h.Path) && match(h) })
+}
+
 // selectWhere is Select, passing over the items whose scanned header (see
 // scan.Item) is not one of those maybe accepts (nil: all are).
 func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Header) bool) []*Item {

@@ -39,13 +39,13 @@ var ReservedContextKeys = []string{"name", "package-path"}
 func ValidateContextKeys(data map[string]string, removeKeys []string, dataField, removeField string) []decode.Error {
 	var errs []decode.Error
 	for _, key := range ReservedContextKeys {
-		detail := fmt.Sprintf("must not contain the key %q", key)
+		detail := func() string { return fmt.Sprintf("must not contain the key %q", key) }
 		if _, ok := data[key]; ok {
-			errs = append(errs, decode.Invalid(dataField, data, detail))
+			errs = append(errs, decode.Invalid(dataField, data, detail()))
 		}
 		for _, k := range removeKeys {
 			if k == key {
-				errs = append(errs, decode.Invalid(removeField, removeKeys, detail))
+				errs = append(errs, decode.Invalid(removeField, removeKeys, detail()))
 			}
 		}
 	}

@@ -80,6 +80,30 @@ func (s *Item) Annotations() map[string]string {
 	return s.strMap(s.kvs[s.nLabels:])
 }
 
+// Path is the file the item comes from, as its annotations say (kpt's
+// internal path first, then its path; "" for none), read without making
+// the map of its annotations.
+func (s *Item) Path() string {
+	if !s.hasAnnotation {
+		return ""
+	}
+	if p := s.annotation(kptfile.AnnotationInternalPath); p != "" {
+		return p
+	}
+	return s.annotation(kptfile.AnnotationPath)
+}
+
+// annotation returns the value of an annotation with a scalar value, or "".
+func (s *Item) annotation(key string) string {
+	kvs := s.kvs[s.nLabels:]
+	for i := 0; i+1 < len(kvs); i += 2 {
+		if s.str(kvs[i]) == key {
+			return s.str(kvs[i+1])
+		}
+	}
+	return ""
+}
+
 // Nodes is how many nodes the entry has, for Build.
 func (s *Item) Nodes() int { return s.nodes }
 

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -16,7 +17,8 @@ import (
 // the full check (a YAML parse) for ids, versions and checksums that start
 // with a digit.
 func numberLike(s string) bool {
-	body := strings.TrimLeft(s, "+-")
+	// yaml.v3 drops underscores before it reads a number: 0_B0 is 0b0.
+	body := strings.ReplaceAll(strings.TrimLeft(s, "+-"), "_", "")
 	switch body {
 	case ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN":
 		return true
@@ -119,9 +121,29 @@ func Ambiguous(s string) bool {
 		}
 		switch strings.ToLower(s) {
 		case "y", "yes", "n", "no", "on", "off", "true", "false", "null":
+			return boolWords()[s] // "true" in every new item's local-config annotation
 		default:
 			return false
 		}
 	}
 	return yaml.IsValueNonString(s)
 }
+
+// boolWords holds yaml.IsValueNonString's answer for every way of writing
+// y, yes, n, no, on, off, true, false and null in upper and lower case
+// letters (92 words), asked once.
+var boolWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"y", "yes", "n", "no", "on", "off", "true", "false", "null"} {
+		for mask := range 1 << len(w) {
+			b := []byte(w)
+			for i := range b {
+				if mask&(1<<i) != 0 {
+					b[i] -= 'a' - 'A'
+				}
+			}
+			m[string(b)] = yaml.IsValueNonString(string(b))
+		}
+	}
+	return m
+})

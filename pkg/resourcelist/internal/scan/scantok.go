@@ -1,6 +1,11 @@
 package scan
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
 
 // tok is a one-line scalar the scan read: plain, single- or double-quoted.
 type tok struct {
@@ -29,7 +34,11 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	j := k
 loop:
 	for ; j < len(line); j++ {
-		switch c := line[j]; {
+		c := line[j]
+		if stop := plainStop[c]; stop == 0 || stop == inFlow && !flow {
+			continue // none of the cases below
+		}
+		switch {
 		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
 			t.key = true
 			break loop
@@ -52,6 +61,15 @@ loop:
 	}
 	return t, true
 }
+
+// plainStop marks the bytes a plain scalar may stop at: a colon or a
+// comment's hash anywhere, a flow indicator inside a flow collection.
+var plainStop = [256]uint8{':': always, '#': always, ',': inFlow, '[': inFlow, ']': inFlow, '{': inFlow, '}': inFlow}
+
+const (
+	always = 1
+	inFlow = 2
+)
 
 func trimRight(line []byte, start, end int) int {
 	for end > start && line[end-1] == ' ' {
@@ -182,4 +200,37 @@ func unescape(c byte) byte {
 		return '\v'
 	}
 	return c // \\, \", \/ and "\ "
+}
+
+// RootScalar reads a root key's text (text, from the key's line to the
+// next key's) that holds a one-line string: "name: value", plain or quoted
+// without escapes, nothing after it, no other line. It returns the value,
+// or false when the text is anything else (yaml.v3 reads that): another
+// line, a tab, a character yaml.v3 refuses...
+func RootScalar(text []byte) (string, bool) {
+	line, rest, _ := bytes.Cut(text, []byte("\n"))
+	if len(line) == 0 || len(rest) > 0 || bytes.ContainsAny(line, "\r\t") || !plainText(line) {
+		return "", false
+	}
+	k, ok := readScalar(line, 0, false)
+	if !ok || !k.key || k.quote != 0 || k.end > 1000 { // yaml.v3 takes no key of over 1024 characters
+		return "", false
+	}
+	j := k.next + spaces(line[k.next:])
+	if j == k.next || j == len(line) {
+		return "", false
+	}
+	v, ok := readScalar(line, j, false)
+	end := len(line) // where the value's text must end: the line's end, or its closing quote
+	if v.quote != 0 {
+		end--
+	}
+	if !ok || v.key || v.escaped || v.next != len(line) || v.end != end {
+		return "", false
+	}
+	s := string(line[v.start:v.end])
+	if v.quote == 0 && ResolveTag(s) != yaml.NodeTagString {
+		return "", false
+	}
+	return s, true
 }

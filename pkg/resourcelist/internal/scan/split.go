@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"unicode/utf8"
 )
@@ -57,6 +58,10 @@ func Split(src []byte) (*List, bool) {
 // characters: no control characters, no byte order mark but the first.
 func plainText(in []byte) bool {
 	for i := 0; i < len(in); {
+		if i+8 <= len(in) && printable(binary.LittleEndian.Uint64(in[i:])) {
+			i += 8
+			continue
+		}
 		c := in[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
 			i++
@@ -77,6 +82,19 @@ func plainText(in []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// printable reports whether the 8 bytes of w are all printable ASCII
+// (0x20 to 0x7e), with no branch per byte: no high bit set, no byte below
+// 0x20, none equal to 0x7f.
+func printable(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if w&highs != 0 {
+		return false
+	}
+	below := (w - 0x20*ones) &^ w & highs // a byte below 0x20 (all are below 0x80)
+	del := w ^ 0x7f*ones
+	return below|(del-ones)&^del&highs == 0 // no byte below 0x20, none 0x7f
 }
 
 // root finds the root keys, each at column 0 with its value on its line or

@@ -1,7 +1,10 @@
 package scan
 
 import (
+	"bytes"
+	"encoding/binary"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -57,4 +60,62 @@ func TestSplit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPrintable: every byte, at every place in a word, next to every other
+// kind of byte, is taken as printable ASCII or not as one byte at a time would.
+func TestPrintable(t *testing.T) {
+	t.Parallel()
+	for _, fill := range []byte{'a', ' ', '~', 0x1f, 0x7f, 0x80, 0xff, 0} {
+		for b := range 256 {
+			for at := range 8 {
+				word := bytes.Repeat([]byte{fill}, 8)
+				word[at] = byte(b)
+				want := true
+				for _, c := range word {
+					want = want && c >= 0x20 && c < 0x7f
+				}
+				if got := printable(binary.LittleEndian.Uint64(word)); got != want {
+					t.Fatalf("printable(%q) = %v, want %v", word, got, want)
+				}
+			}
+		}
+	}
+}
+
+// plainTextByByte is plainText one byte at a time, as it was.
+func plainTextByByte(in []byte) bool {
+	for i := 0; i < len(in); {
+		c := in[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c == '\r' && i+1 < len(in) && in[i+1] == '\n' {
+			i += 2
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, size := utf8.DecodeRune(in[i:])
+		if r == utf8.RuneError && size <= 1 || r <= 0x9f || r == 0x2028 || r == 0x2029 ||
+			r == 0xfffe || r == 0xffff || r == 0xfeff && i != 0 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// FuzzPlainText holds plainText, eight bytes at a time, to plainTextByByte.
+func FuzzPlainText(f *testing.F) {
+	for _, s := range []string{"apiVersion: v1\nkind: ResourceList\n", "a\r\nb\rc", "\xef\xbb\xbfa: b", "ä: \u2028", "12345678\x7f", "1234567\t8\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := plainText(in), plainTextByByte(in); got != want {
+			t.Fatalf("plainText(%q) = %v, one byte at a time %v", in, got, want)
+		}
+	})
 }
