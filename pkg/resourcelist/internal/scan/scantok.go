@@ -63,8 +63,9 @@ loop:
 }
 
 // plainStop marks the bytes a plain scalar may stop at: a colon or a
-// comment's hash anywhere, a flow indicator inside a flow collection.
-var plainStop = [256]uint8{':': always, '#': always, ',': inFlow, '[': inFlow, ']': inFlow, '{': inFlow, '}': inFlow}
+// comment's hash anywhere, a flow indicator (and yaml.v3's '?') inside a
+// flow collection.
+var plainStop = [256]uint8{':': always, '#': always, ',': inFlow, '[': inFlow, ']': inFlow, '{': inFlow, '}': inFlow, '?': inFlow}
 
 const (
 	always = 1
