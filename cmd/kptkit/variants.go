@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -233,7 +234,8 @@ func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options
 		// write and parse its items) over a small live heap: collect less
 		// often, within a bound that keeps a large fleet under 1 GB.
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(768 << 20)
+		debug.SetMemoryLimit(renderMemoryLimit)
+		opts.Planned = sizeMemoryLimit
 		limits, _ := c.limits.limits()
 		opts.Render = fleetio.Renderer{
 			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
@@ -242,6 +244,27 @@ func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options
 		}
 	}
 	return opts
+}
+
+// renderMemoryLimit is the collector's soft limit while a fleet renders,
+// unless what the plan keeps asks for more (sizeMemoryLimit).
+const renderMemoryLimit = 768 << 20
+
+// sizeMemoryLimit raises the soft memory limit once the plan is made, so
+// that the collector keeps at least 640 MiB of room above what the run then
+// holds (a shard's plan of a large fleet keeps its other shards' variants
+// and the cluster's index), up to 1,152 MiB: within 768 MiB the collector
+// would mark that heap again every few variants.
+func sizeMemoryLimit() {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	debug.SetMemoryLimit(memoryLimitFor(m.HeapAlloc))
+}
+
+// memoryLimitFor is the soft limit for a live heap of the given size.
+func memoryLimitFor(live uint64) int64 {
+	return min(max(renderMemoryLimit, int64(live)+640<<20), 1152<<20)
 }
 
 // writeStatus writes the status stream into the output, or to --status,

@@ -114,7 +114,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		if n.Kind != yaml.ScalarNode {
 			d.fail(path, "must be a scalar, not %s", describe(n))
 		} else if n.Tag != yaml.NodeTagNull {
-			v.SetString(n.Value)
+			v.SetString(strings.Clone(n.Value))
 		}
 		return
 	}
@@ -171,7 +171,10 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path string) {
 			d.fail(path, "must be a string, not %s (quote it: %q)", describe(n), n.Value)
 			return
 		}
-		v.SetString(n.Value)
+		// A copy: the value may be cut from a buffer shared by a whole
+		// item's nodes (the scan's builder), which a decoded value held
+		// for a run would keep.
+		v.SetString(strings.Clone(n.Value))
 	case reflect.Bool:
 		b, err := strconv.ParseBool(n.Value)
 		if n.Tag != yaml.NodeTagBool || err != nil {
@@ -250,7 +253,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path string) {
 		seen[kn.Value] = kn.Line
 		e := reflect.New(v.Type().Elem()).Elem()
 		d.value(n.Content[i+1], e, p)
-		v.SetMapIndex(reflect.ValueOf(kn.Value).Convert(v.Type().Key()), e)
+		v.SetMapIndex(reflect.ValueOf(strings.Clone(kn.Value)).Convert(v.Type().Key()), e)
 	}
 }
 

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/api/porch"
@@ -34,7 +35,7 @@ func keyOf(namespace, name string) objectKey {
 	return objectKey{namespace, name}
 }
 
-func newCluster(in Input) (*cluster, []result.Result) {
+func newCluster(in Input, injected func(name string) bool) (*cluster, []result.Result) {
 	cl := &cluster{repos: map[objectKey]*Repository{}, byName: map[objectKey][]string{}}
 	where := func(i int) string { return fileOf(in.ClusterFiles, i, "cluster object") }
 	rl, err := resourcelist.ParseDocuments(in.Cluster, "")
@@ -51,12 +52,16 @@ func newCluster(in Input) (*cluster, []result.Result) {
 		h.Labels, h.Annotations = nil, nil
 		objs[i] = &inject.Object{Header: h, Text: in.Cluster[i], Where: where(i)}
 	}
-	var rs []result.Result
-	cl.pool, rs = inject.NewPool(objs)
+	// The pool's problems (an object given twice...) are the whole
+	// cluster's; the pool kept holds what the run's variants can take.
+	_, rs := inject.NewPool(objs)
+	cl.pool, _ = inject.NewPool(takeable(objs, injected))
 	for i, it := range items {
 		h := objs[i].Header
 		k := keyOf(h.Namespace, h.Name)
-		cl.byName[k] = append(cl.byName[k], objs[i].Text)
+		if injected(h.Name) {
+			cl.byName[k] = append(cl.byName[k], strings.Clone(objs[i].Text))
+		}
 		if !h.Is(porch.TypeRepository.APIVersion, porch.TypeRepository.Kind) {
 			continue
 		}
@@ -73,6 +78,30 @@ func newCluster(in Input) (*cluster, []result.Result) {
 		}
 	}
 	return cl, rs
+}
+
+// takeable returns the objects a variant of the run can take: those an
+// injector of the run names (in any namespace: a point explains that an
+// object of another namespace is never taken), and, so that a point tells
+// "no such objects" from "none named so" as it would with them all, the
+// first object of each type in each namespace. Their text is copied off
+// the file's, which the run then need not keep: a shard of a large fleet
+// takes a few thousand of a cluster's hundreds of thousands.
+func takeable(objs []*inject.Object, injected func(name string) bool) []*inject.Object {
+	type scope struct{ apiVersion, kind, namespace string }
+	seen := map[scope]bool{}
+	var out []*inject.Object
+	for _, o := range objs {
+		h := o.Header
+		sc := scope{h.APIVersion, h.Kind, keyOf(h.Namespace, "").namespace}
+		if injected(h.Name) || !seen[sc] {
+			seen[sc] = true
+			c := *o
+			c.Text = strings.Clone(o.Text)
+			out = append(out, &c)
+		}
+	}
+	return out
 }
 
 // repository returns the Repository of a namespace by name, or nil.

@@ -47,6 +47,10 @@ type Options struct {
 	// Salt names the tool and runtime (versions): a package rendered by
 	// another is rendered again.
 	Salt string
+	// Planned, when set, is called once the plan and the cluster's index
+	// are made, before any variant is rendered: what the run keeps from
+	// then on is known (a caller may size the collector's budget by it).
+	Planned func()
 	// Progress, when set, is called as each variant is done (from several
 	// goroutines, one at a time).
 	Progress func(done, total int, v *Variant)
@@ -88,7 +92,7 @@ func Run(in Input, opts Options) (*Report, error) {
 	// read the cluster's objects, and a large cluster's would not fit both
 	// at once in a shard's memory.
 	p := newPlan(in, opts.Shard)
-	cl, rs := newCluster(in)
+	cl, rs := newCluster(in, p.injected())
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{}}
 	var existing []Stored
@@ -103,6 +107,9 @@ func Run(in Input, opts Options) (*Report, error) {
 		rs = append(rs, lrs...)
 	}
 	rs = append(rs, r.survey(existing)...)
+	if opts.Planned != nil {
+		opts.Planned()
+	}
 	r.runAll()
 	report := &Report{Variants: r.reported()}
 	if opts.Revisions == nil {

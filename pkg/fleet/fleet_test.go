@@ -214,3 +214,24 @@ func TestRespelledVariantSkips(t *testing.T) {
 		t.Errorf("a changed variant (-want +got):\n%s", diff)
 	}
 }
+
+// Planned is called once, before the first variant is done.
+func TestPlannedBeforeRendering(t *testing.T) {
+	t.Parallel()
+	in, opts, _ := setsAndInjection(t)
+	var events []string
+	opts.Jobs = 1
+	opts.Planned = func() { events = append(events, "planned") }
+	opts.Progress = func(done, total int, v *fleet.Variant) { events = append(events, "done") }
+	r, err := fleet.Run(in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"planned"}
+	for range r.Variants {
+		want = append(want, "done")
+	}
+	if d := cmp.Diff(want, events); d != "" || len(want) < 3 {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+}

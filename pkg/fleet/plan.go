@@ -110,6 +110,20 @@ func newPlan(in Input, shard Shard) *plan {
 	return p
 }
 
+// injected reports whether an injector of a variant the run renders names
+// an object so.
+func (p *plan) injected() func(name string) bool {
+	names := map[string]bool{}
+	for _, j := range p.jobs {
+		if p.shard.mine(j) && !j.v.stalled {
+			for _, inj := range j.pv.Spec.Injectors {
+				names[inj.Name] = true
+			}
+		}
+	}
+	return func(name string) bool { return names[name] }
+}
+
 // settle records the plan's warnings on each variant, and marks stalled
 // (Porch's Stalled=True: not rendered) the variants the plan found
 // invalid, in the plan itself: every shard reports them.
