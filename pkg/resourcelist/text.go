@@ -27,6 +27,7 @@ type Text struct {
 	e      emit.Emitter
 	frames []textFrame // the open collections, the item's mapping first
 	hdr    Header
+	seen   uint8 // the header's apiVersion, kind, name, namespace written
 	ok     bool
 }
 
@@ -57,7 +58,7 @@ func (t *Text) Begin() {
 	t.e = emit.Quoting(&t.b)
 	t.b.WriteString("- ")
 	t.frames = append(t.frames[:0], textFrame{indent: 2, inline: true, where: atRoot})
-	t.hdr = Header{Position: -1}
+	t.hdr, t.seen = Header{Position: -1}, 0
 	t.ok = true
 }
 
@@ -266,24 +267,45 @@ func (t *Text) headerKey(key string) bool {
 	return false
 }
 
-// header records a string the header reads, as readHeader would.
+// header records a string the header reads, as readHeader would. A field
+// of the header written twice makes the Text unsure (which one a reader
+// keeps is the reader's).
 func (t *Text) header(key, value string) {
 	switch where := t.top().where; {
 	case where == atRoot && key == "apiVersion":
 		t.hdr.APIVersion = value
+		t.once(0)
 	case where == atRoot && key == "kind":
 		t.hdr.Kind = value
+		t.once(1)
 	case where == atMetadata && key == "name":
 		t.hdr.Name = value
+		t.once(2)
 	case where == atMetadata && key == "namespace":
 		t.hdr.Namespace = value
+		t.once(3)
 	case where == atLabels:
+		t.ok = t.ok && !hasKey(t.hdr.Labels, key)
 		t.hdr.Labels[key] = value
 	case where == atAnnotations:
+		t.ok = t.ok && !hasKey(t.hdr.Annotations, key)
 		t.hdr.Annotations[key] = value
 	case t.headerKey(key):
 		t.ok = false // metadata, labels or annotations as a string
 	}
+}
+
+// once marks a header field written; written twice, the Text is unsure.
+func (t *Text) once(bit uint) {
+	if t.seen&(1<<bit) != 0 {
+		t.ok = false
+	}
+	t.seen |= 1 << bit
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // Text keeps a Text's item, for AddEncoded; false if Text.OK is false.
