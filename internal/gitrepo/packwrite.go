@@ -35,9 +35,10 @@ type packEntry struct {
 // writePack writes objects into the folder dir (objects/pack) as one pack
 // and its index, version 2, as git writes a pack it receives: whole
 // objects (no deltas), zlib at git's loose-object level (1), each file
-// written beside its name, fsynced (core.fsync's default covers packs and
-// their indexes) and renamed into place, the pack before its index (the
-// index is what makes a pack seen).
+// written beside its name, made durable (core.fsync's default covers packs
+// and their indexes; here with the other changes waiting, syncGroup) and
+// renamed into place, the pack before its index (the index is what makes
+// a pack seen).
 func writePack(dir string, objs []plumbing.EncodedObject) error {
 	var pack bytes.Buffer
 	pack.WriteString("PACK")
@@ -55,10 +56,40 @@ func writePack(dir string, objs []plumbing.EncodedObject) error {
 	sum := sha1.Sum(pack.Bytes())
 	pack.Write(sum[:])
 	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum[:]))
-	if err := writeSynced(dir, base+".pack", pack.Bytes()); err != nil {
+	names := []string{base + ".pack", base + ".idx"}
+	if exists(names[0]) && exists(names[1]) {
+		return nil // the same pack, there already
+	}
+	var temps []string
+	defer func() {
+		for _, t := range temps {
+			if t != "" {
+				_ = os.Remove(t) // not renamed into place
+			}
+		}
+	}()
+	for _, b := range [][]byte{pack.Bytes(), packIndex(entries, sum)} {
+		t, err := writeTemp(dir, b)
+		if err != nil {
+			return err
+		}
+		temps = append(temps, t)
+	}
+	if err := syncGroup(temps); err != nil {
 		return err
 	}
-	return writeSynced(dir, base+".idx", packIndex(entries, sum))
+	for i, t := range temps {
+		if err := os.Rename(t, names[i]); err != nil {
+			return fmt.Errorf("cannot write %s: %w", filepath.Base(names[i]), err)
+		}
+		temps[i] = ""
+	}
+	return nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // writeEntry writes an object's header (type and size) and its content,
@@ -119,33 +150,24 @@ func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
 	return idx.Bytes()
 }
 
-// writeSynced writes a file of the object store as git does: a temporary
-// file in dir, fsynced, read-only, renamed to its name; a file already
-// there (the same pack) is kept.
-func writeSynced(dir, name string, b []byte) error {
-	if _, err := os.Stat(name); err == nil {
-		return nil
-	}
+// writeTemp writes a file of the object store beside its name, as git
+// does: a temporary file in dir, read-only; it returns its name. It is
+// not synced (syncGroup).
+func writeTemp(dir string, b []byte) (string, error) {
 	f, err := os.CreateTemp(dir, "tmp_pack_")
 	if err != nil {
-		return fmt.Errorf("cannot write a pack: %w", err)
+		return "", fmt.Errorf("cannot write a pack: %w", err)
 	}
 	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
 	if err2 := f.Close(); err == nil {
 		err = err2
 	}
 	if err == nil {
 		err = os.Chmod(f.Name(), 0o444)
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
 	if err != nil {
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %w", filepath.Base(name), err)
+		return "", fmt.Errorf("cannot write a pack: %w", err)
 	}
-	return nil
+	return f.Name(), nil
 }
