@@ -396,9 +396,9 @@ func TestVariantsConcurrent(t *testing.T) {
 
 // TestVariantsGitInterrupted: a render in git interrupted (SIGINT) while
 // changes wait for their packs' sync (the second batch) leaves each of
-// them not made at all — no ref moved, no lock left — and the changes of
-// the batch synced before made whole; git reads every repository whole;
-// the run after gives what a clean run gives.
+// them not made at all — no ref moved, no lock left — and each change of
+// the batch synced before made whole or not at all; git reads every
+// repository whole; the run after gives what a clean run gives.
 func TestVariantsGitInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders a fleet in git in a process of its own")
@@ -448,8 +448,8 @@ func TestVariantsGitInterrupted(t *testing.T) {
 		}
 		noLocks(t, d.Dir)
 	}
-	if made == 0 || notMade == 0 {
-		t.Errorf("%d repositories changed, %d not: the interrupt did not fall between batches", made, notMade)
+	if notMade == 0 {
+		t.Errorf("%d repositories changed, none not: the interrupt did not fall while changes waited", made)
 	}
 	f.mustRender()
 	for _, c := range clusters {
