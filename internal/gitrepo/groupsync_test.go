@@ -136,8 +136,8 @@ func waitPending(t *testing.T, n int) {
 }
 
 // checkGroupRepo checks a repository after its change: git reads it whole,
-// no temporary file is left, and the draft names the commit with one pack
-// (made), or is not there with no pack (not made).
+// no temporary file is left, and the draft names the commit with one pack,
+// read-only (made), or is not there with no pack (not made).
 func checkGroupRepo(t *testing.T, p *gittest.Plumb, made bool, commit string) {
 	t.Helper()
 	p.Git("fsck", "--strict", "--no-dangling")
@@ -150,5 +150,10 @@ func checkGroupRepo(t *testing.T, p *gittest.Plumb, made bool, commit string) {
 	}
 	if draft != want || len(packs) != wantPacks || len(temps) != 0 {
 		t.Errorf("%s: draft %q (want %q), packs %v, temporary files %v", p.Dir, draft, want, packs, temps)
+	}
+	for _, f := range packs {
+		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm()&0o222 != 0 {
+			t.Errorf("%s is not read-only, as git writes packs: %v", f, fi.Mode())
+		}
 	}
 }

@@ -6,12 +6,15 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -151,10 +154,10 @@ func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
 }
 
 // writeTemp writes a file of the object store beside its name, as git
-// does: a temporary file in dir, read-only; it returns its name. It is
-// not synced (syncGroup).
+// does: a temporary file in dir, created read-only (git's mode for them,
+// no chmod after); it returns its name. It is not synced (syncGroup).
 func writeTemp(dir string, b []byte) (string, error) {
-	f, err := os.CreateTemp(dir, "tmp_pack_")
+	f, err := createTemp(dir)
 	if err != nil {
 		return "", fmt.Errorf("cannot write a pack: %w", err)
 	}
@@ -162,12 +165,21 @@ func writeTemp(dir string, b []byte) (string, error) {
 	if err2 := f.Close(); err == nil {
 		err = err2
 	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o444)
-	}
 	if err != nil {
 		_ = os.Remove(f.Name())
 		return "", fmt.Errorf("cannot write a pack: %w", err)
 	}
 	return f.Name(), nil
+}
+
+// createTemp creates a new file tmp_pack_<random> in dir, mode 0444.
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, "tmp_pack_"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }
