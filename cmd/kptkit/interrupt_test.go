@@ -26,8 +26,8 @@ import (
 // exits with kptkit's code. KPTKIT_HELPER_PAUSE=N:FILE makes it, before the
 // Nth step of its writes (pkgfs's apply hook, counted from 1 over the whole
 // run), create FILE and wait there to be killed; KPTKIT_HELPER_SYNC_PAUSE=N:FILE
-// does the same before the Nth batch of git changes is synced (gitrepo's
-// sync hook), every change of it and after it waiting; KPTKIT_HELPER_FAIL=RE
+// does the same before the Nth change in git syncs its pack (gitrepo's
+// sync hook), every change from it on waiting there; KPTKIT_HELPER_FAIL=RE
 // fails every write step whose path RE matches with "no space left on
 // device", as a full disk would.
 func TestKptkitHelper(t *testing.T) {
@@ -395,10 +395,11 @@ func TestVariantsConcurrent(t *testing.T) {
 }
 
 // TestVariantsGitInterrupted: a render in git interrupted (SIGINT) while
-// changes wait for their packs' sync (the second batch) leaves each of
-// them not made at all — no ref moved, no lock left — and each change of
-// the batch synced before made whole or not at all; git reads every
-// repository whole; the run after gives what a clean run gives.
+// changes wait to sync their packs (from the second on) leaves each of
+// them not made at all — no ref moved, no lock left — and the change
+// synced before made whole or not at all (an interrupt lets a ref
+// transaction under way end); git reads every repository whole; the run
+// after gives what a clean run gives.
 func TestVariantsGitInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders a fleet in git in a process of its own")
@@ -427,7 +428,7 @@ func TestVariantsGitInterrupted(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
-			t.Fatalf("the run never came to its second sync:\n%s", out)
+			t.Fatalf("the run never came to its second pack:\n%s", out)
 		}
 	}
 	_ = cmd.Process.Signal(os.Interrupt)

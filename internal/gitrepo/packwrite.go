@@ -39,7 +39,7 @@ type packEntry struct {
 // and its index, version 2, as git writes a pack it receives: whole
 // objects (no deltas), zlib at git's loose-object level (1), each file
 // written beside its name, made durable (core.fsync's default covers packs
-// and their indexes; here with the other changes waiting, syncGroup) and
+// and their indexes; both at once, syncFiles) and
 // renamed into place, the pack before its index (the index is what makes
 // a pack seen).
 func writePack(dir string, objs []plumbing.EncodedObject) error {
@@ -78,7 +78,7 @@ func writePack(dir string, objs []plumbing.EncodedObject) error {
 		}
 		temps = append(temps, t)
 	}
-	if err := syncGroup(temps); err != nil {
+	if err := syncFiles(temps); err != nil {
 		return err
 	}
 	for i, t := range temps {
@@ -155,7 +155,7 @@ func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
 
 // writeTemp writes a file of the object store beside its name, as git
 // does: a temporary file in dir, created read-only (git's mode for them,
-// no chmod after); it returns its name. It is not synced (syncGroup).
+// no chmod after); it returns its name. It is not synced (syncFiles).
 func writeTemp(dir string, b []byte) (string, error) {
 	f, err := createTemp(dir)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -18,26 +17,25 @@ import (
 	"github.com/kptkit/kptkit/pkg/pkgrev"
 )
 
-const groupDraft = "refs/heads/drafts/x/packagevariant-1"
+const syncDraft = "refs/heads/drafts/x/packagevariant-1"
 
-// groupChange is a change that creates the draft groupDraft over main.
-func groupChange(main string) pkgrev.Change {
+// syncChange is a change that creates the draft syncDraft over main.
+func syncChange(main string) pkgrev.Change {
 	sig := pkgrev.Signature{Name: "a", Email: "a@x", When: when}
 	return pkgrev.Change{
 		Commit: &pkgrev.NewCommit{Base: main, Parents: []string{main}, Path: "x", Message: "m", Author: sig, Committer: sig,
 			Files: kptpkg.Files{"Kptfile": []byte("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\n")}},
-		Refs: []pkgrev.RefUpdate{{Name: groupDraft, ToCommit: true}},
+		Refs: []pkgrev.RefUpdate{{Name: syncDraft, ToCommit: true}},
 	}
 }
 
-// TestGroupCommit: the changes of several repositories made at once wait
-// for one sync together (the first alone, the others that came while it
-// ran in the next batch); when a batch is synced its packs are temporary
-// files and none of its refs has moved; after it every ref names its
-// commit, git reads each repository whole, and no temporary file is left.
-// A file that cannot be synced fails its own change only: its ref does not
-// move and its pack is not left, the others of its batch are made.
-func TestGroupCommit(t *testing.T) {
+// TestPackSynced: changes made in several repositories at once each sync
+// their pack and index before anything else: when they are synced they
+// are temporary files and the change's ref has not moved; after it the
+// ref names its commit, git reads each repository whole, and no temporary
+// file is left. A file that cannot be synced fails its own change only:
+// its ref does not move and its pack is not left; the others are made.
+func TestPackSynced(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		failing int // the repository whose sync fails (-1: none)
@@ -57,23 +55,18 @@ func TestGroupCommit(t *testing.T) {
 				repos = append(repos, p)
 			}
 			var problems []string
-			var batches []int
+			synced := 0
 			var mu sync.Mutex
-			inSync := make(chan struct{})
 			SetSyncHook(func(files []string) {
-				if len(batches) == 0 { // the first waits for the others to queue behind it
-					close(inSync)
-					waitPending(t, n-1)
-				}
 				mu.Lock()
 				defer mu.Unlock()
-				batches = append(batches, len(files))
+				synced += len(files)
 				for _, f := range files {
 					repo := filepath.Dir(filepath.Dir(filepath.Dir(f)))
 					if !strings.HasPrefix(filepath.Base(f), "tmp_pack_") {
 						problems = append(problems, "synced under its name: "+f)
 					}
-					if _, err := os.Stat(filepath.Join(repo, groupDraft)); err == nil {
+					if _, err := os.Stat(filepath.Join(repo, syncDraft)); err == nil {
 						problems = append(problems, "a ref moved before its sync: "+repo)
 					}
 				}
@@ -93,12 +86,9 @@ func TestGroupCommit(t *testing.T) {
 			commits := make([]string, n)
 			var wg sync.WaitGroup
 			for i, p := range repos {
-				if i == 1 {
-					<-inSync // the first is in its sync before the others come
-				}
 				wg.Go(func() {
 					var err error
-					commits[i], err = open(t, p.Dir).Apply(context.Background(), groupChange(mains[i]))
+					commits[i], err = open(t, p.Dir).Apply(context.Background(), syncChange(mains[i]))
 					got[i] = "made"
 					if err != nil {
 						got[i] = strings.TrimPrefix(err.Error(), "cannot write the objects of a change in "+p.Dir+": ")
@@ -109,41 +99,28 @@ func TestGroupCommit(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff([]int{2, 2 * (n - 1)}, batches); diff != "" {
-				t.Errorf("files synced a batch (-want +got):\n%s", diff)
+			if synced != 2*n {
+				t.Errorf("%d files synced, want %d (a pack and its index a change)", synced, 2*n)
 			}
 			if len(problems) > 0 {
 				t.Errorf("when synced:\n%s", strings.Join(problems, "\n"))
 			}
 			for i, p := range repos {
-				checkGroupRepo(t, p, i != tc.failing, commits[i])
+				checkSyncedRepo(t, p, i != tc.failing, commits[i])
 			}
 		})
 	}
 }
 
-// waitPending waits until at least n changes wait for a sync.
-func waitPending(t *testing.T, n int) {
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		group.mu.Lock()
-		k := len(group.pending)
-		group.mu.Unlock()
-		if k >= n {
-			return
-		}
-	}
-	t.Errorf("fewer than %d changes came to wait for a sync", n)
-}
-
-// checkGroupRepo checks a repository after its change: git reads it whole,
+// checkSyncedRepo checks a repository after its change: git reads it whole,
 // no temporary file is left, and the draft names the commit with one pack,
 // read-only (made), or is not there with no pack (not made).
-func checkGroupRepo(t *testing.T, p *gittest.Plumb, made bool, commit string) {
+func checkSyncedRepo(t *testing.T, p *gittest.Plumb, made bool, commit string) {
 	t.Helper()
 	p.Git("fsck", "--strict", "--no-dangling")
 	temps, _ := filepath.Glob(filepath.Join(p.Dir, "objects", "pack", "tmp_*"))
 	packs, _ := filepath.Glob(filepath.Join(p.Dir, "objects", "pack", "pack-*"))
-	draft := p.Git("for-each-ref", "--format=%(objectname)", groupDraft)
+	draft := p.Git("for-each-ref", "--format=%(objectname)", syncDraft)
 	want, wantPacks := "", 0
 	if made {
 		want, wantPacks = commit, 2
