@@ -88,7 +88,9 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	return o, nil
 }
 
-// Hold opens and locks a Repository's repository for the run.
+// Hold opens and locks a Repository's repository for the run; the lock's
+// holder is named at its first use (use), so that a run holding many
+// repositories one by one, in order, names itself in them several at once.
 func (rv *Revisions) Hold(repo pkgrev.Repository) error {
 	_, err := rv.open(repo)
 	return err
