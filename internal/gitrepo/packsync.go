@@ -40,14 +40,18 @@ var syncFile = fsyncFile
 
 // syncFiles makes files durable, all at once; the first error (the
 // pack's, else its index's) is returned.
-func syncFiles(files []string) error {
+func syncFiles(files []*os.File) error {
 	if hook := syncHook.Load(); hook != nil {
-		(*hook)(files)
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.Name()
+		}
+		(*hook)(names)
 	}
 	errs := make([]error, len(files))
 	var wg sync.WaitGroup
-	for i, p := range files {
-		wg.Go(func() { errs[i] = syncFile(p) })
+	for i, f := range files {
+		wg.Go(func() { errs[i] = syncFile(f) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -59,16 +63,9 @@ func syncFiles(files []string) error {
 }
 
 // fsyncFile fsyncs a file.
-func fsyncFile(p string) error {
-	f, err := os.Open(p)
-	if err == nil {
-		err = f.Sync()
-		if err2 := f.Close(); err == nil {
-			err = err2
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("cannot sync %s: %w", filepath.Base(p), err)
+func fsyncFile(f *os.File) error {
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("cannot sync %s: %w", filepath.Base(f.Name()), err)
 	}
 	return nil
 }

@@ -74,11 +74,11 @@ func TestPackSynced(t *testing.T) {
 			defer SetSyncHook(nil)
 			if tc.failing >= 0 {
 				bad := repos[tc.failing].Dir + string(filepath.Separator)
-				syncFile = func(p string) error {
-					if strings.HasPrefix(p, bad) {
+				syncFile = func(f *os.File) error {
+					if strings.HasPrefix(f.Name(), bad) {
 						return fmt.Errorf("cannot sync: %w", syscall.EIO)
 					}
-					return fsyncFile(p)
+					return fsyncFile(f)
 				}
 				defer func() { syncFile = fsyncFile }()
 			}

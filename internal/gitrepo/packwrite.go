@@ -63,29 +63,34 @@ func writePack(dir string, objs []plumbing.EncodedObject) error {
 	if exists(names[0]) && exists(names[1]) {
 		return nil // the same pack, there already
 	}
-	var temps []string
+	var temps []*os.File
 	defer func() {
-		for _, t := range temps {
-			if t != "" {
-				_ = os.Remove(t) // not renamed into place
+		for _, f := range temps {
+			if f != nil {
+				_ = f.Close()
+				_ = os.Remove(f.Name()) // not renamed into place
 			}
 		}
 	}()
 	for _, b := range [][]byte{pack.Bytes(), packIndex(entries, sum)} {
-		t, err := writeTemp(dir, b)
+		f, err := writeTemp(dir, b)
 		if err != nil {
 			return err
 		}
-		temps = append(temps, t)
+		temps = append(temps, f)
 	}
 	if err := syncFiles(temps); err != nil {
 		return err
 	}
-	for i, t := range temps {
-		if err := os.Rename(t, names[i]); err != nil {
+	for i, f := range temps {
+		err := f.Close()
+		if err == nil {
+			err = os.Rename(f.Name(), names[i])
+		}
+		if err != nil {
 			return fmt.Errorf("cannot write %s: %w", filepath.Base(names[i]), err)
 		}
-		temps[i] = ""
+		temps[i] = nil
 	}
 	return nil
 }
@@ -155,21 +160,18 @@ func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
 
 // writeTemp writes a file of the object store beside its name, as git
 // does: a temporary file in dir, created read-only (git's mode for them,
-// no chmod after); it returns its name. It is not synced (syncFiles).
-func writeTemp(dir string, b []byte) (string, error) {
+// no chmod after); it returns it open, not synced (syncFiles).
+func writeTemp(dir string, b []byte) (*os.File, error) {
 	f, err := createTemp(dir)
 	if err != nil {
-		return "", fmt.Errorf("cannot write a pack: %w", err)
+		return nil, fmt.Errorf("cannot write a pack: %w", err)
 	}
-	_, err = f.Write(b)
-	if err2 := f.Close(); err == nil {
-		err = err2
-	}
-	if err != nil {
+	if _, err = f.Write(b); err != nil {
+		_ = f.Close()
 		_ = os.Remove(f.Name())
-		return "", fmt.Errorf("cannot write a pack: %w", err)
+		return nil, fmt.Errorf("cannot write a pack: %w", err)
 	}
-	return f.Name(), nil
+	return f, nil
 }
 
 // createTemp creates a new file tmp_pack_<random> in dir, mode 0444.
