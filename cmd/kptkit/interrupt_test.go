@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kptkit/kptkit/internal/gitrepo"
 	"github.com/kptkit/kptkit/internal/pkgfs"
 )
 
@@ -24,7 +25,9 @@ import (
 // KPTKIT_HELPER_ARGS (kptkit's arguments, one a line) it runs them and
 // exits with kptkit's code. KPTKIT_HELPER_PAUSE=N:FILE makes it, before the
 // Nth step of its writes (pkgfs's apply hook, counted from 1 over the whole
-// run), create FILE and wait there to be killed; KPTKIT_HELPER_FAIL=RE
+// run), create FILE and wait there to be killed; KPTKIT_HELPER_SYNC_PAUSE=N:FILE
+// does the same before the Nth change in git syncs its pack (gitrepo's
+// sync hook), every change from it on waiting there; KPTKIT_HELPER_FAIL=RE
 // fails every write step whose path RE matches with "no space left on
 // device", as a full disk would.
 func TestKptkitHelper(t *testing.T) {
@@ -55,6 +58,18 @@ func TestKptkitHelper(t *testing.T) {
 		}
 		return nil
 	})
+	if n, f, ok := strings.Cut(os.Getenv("KPTKIT_HELPER_SYNC_PAUSE"), ":"); ok {
+		at, _ := strconv.Atoi(n)
+		var batches atomic.Int64
+		gitrepo.SetSyncHook(func([]string) {
+			if k := batches.Add(1); k >= int64(at) {
+				if k == int64(at) {
+					_ = os.WriteFile(f, nil, 0o644)
+				}
+				time.Sleep(time.Hour) // until the process is killed
+			}
+		})
+	}
 	os.Exit(run(append([]string{"kptkit"}, strings.Split(args, "\n")...), os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -377,4 +392,81 @@ func TestVariantsConcurrent(t *testing.T) {
 	if diff := cmp.Diff(want, snapshot(t, out, "")); diff != "" {
 		t.Errorf("after four rounds of two runs (-clean +got):\n%s", diff)
 	}
+}
+
+// TestVariantsGitInterrupted: a render in git interrupted (SIGINT) while
+// changes wait to sync their packs (from the second on) leaves each of
+// them not made at all — no ref moved, no lock left — and the change
+// synced before made whole or not at all (an interrupt lets a ref
+// transaction under way end); git reads every repository whole; the run
+// after gives what a clean run gives.
+func TestVariantsGitInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a fleet in git in a process of its own")
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	clusters := []string{"edge01", "edge02", "edge03", "edge04", "edge05", "edge06"}
+	clean := newGitFleet(t, clusters...)
+	clean.variants("v1", "", clusters...)
+	clean.mustRender()
+	f := newGitFleet(t, clusters...)
+	f.variants("v1", "", clusters...)
+	before := map[string]string{}
+	for c, d := range f.deploy {
+		before[c] = dump(d)
+	}
+	paused := filepath.Join(t.TempDir(), "paused")
+	cmd := helper([]string{"KPTKIT_HELPER_SYNC_PAUSE=2:" + paused}, f.args("--jobs", "3")...)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(paused); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the run never came to its second pack:\n%s", out)
+		}
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err == nil {
+		t.Fatalf("the run was not interrupted:\n%s", out)
+	}
+	made, notMade := 0, 0
+	for _, c := range clusters {
+		d := f.deploy[c]
+		d.Git("fsck", "--strict", "--no-dangling")
+		switch got := dump(d); got {
+		case dump(clean.deploy[c]):
+			made++
+		case before[c]:
+			notMade++
+		default:
+			t.Errorf("%s is neither as it was nor as a clean run leaves it:\n%s", c, got)
+		}
+		noLocks(t, d.Dir)
+	}
+	if notMade == 0 {
+		t.Errorf("%d repositories changed, none not: the interrupt did not fall while changes waited", made)
+	}
+	f.mustRender()
+	for _, c := range clusters {
+		if diff := cmp.Diff(dump(clean.deploy[c]), dump(f.deploy[c])); diff != "" {
+			t.Errorf("%s after the run after (-clean +got):\n%s", c, diff)
+		}
+	}
+}
+
+// noLocks fails the test for every lock file (*.lock) in a repository.
+func noLocks(t *testing.T, dir string) {
+	t.Helper()
+	_ = filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".lock") {
+			t.Errorf("lock left: %s", p)
+		}
+		return err
+	})
 }

@@ -84,12 +84,18 @@ func (f *gitFleet) variants(revision, data string, clusters ...string) {
 // render runs variants render --git on the fleet with more flags.
 func (f *gitFleet) render(args ...string) (string, string, int) {
 	f.t.Helper()
+	return runKptkit(f.t, f.args(args...)...)
+}
+
+// args are kptkit's arguments for variants render --git on the fleet,
+// with more flags.
+func (f *gitFleet) args(more ...string) []string {
 	full := []string{"variants", "render", "--git", "--variants", filepath.Join(f.dir, "variants.yaml"), "--cluster", filepath.Join(f.dir, "cluster.yaml"),
 		"--status", filepath.Join(f.dir, "status.yaml"), "--repo-map", "https://example.com/catalog.git=" + f.catalog.Dir}
 	for c, d := range f.deploy {
 		full = append(full, "--repo-map", "https://example.com/"+c+".git="+d.Dir)
 	}
-	return runKptkit(f.t, append(full, args...)...)
+	return append(full, more...)
 }
 
 // mustRender is render that must succeed.

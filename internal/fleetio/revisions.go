@@ -47,6 +47,11 @@ type openRepo struct {
 	lock  *pkgfs.Lock
 	moved map[string]*pkgrev.RefUpdate
 	order []string
+	// named is the lock's holder named (in the first use after Hold: Hold
+	// takes the locks one by one, in order; the holders are named
+	// several at once), and its error.
+	named    sync.Once
+	namedErr error
 }
 
 // open opens (and locks) a Repository's repository once for the run.
@@ -65,7 +70,12 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	lock, err := pkgfs.LockDir(g.GitDir(), !rv.DryRun, rv.Wait)
+	var lock *pkgfs.Lock
+	if rv.DryRun {
+		lock, err = pkgfs.LockDir(g.GitDir(), false, rv.Wait)
+	} else {
+		lock, err = pkgfs.LockDirUnnamed(g.GitDir(), rv.Wait)
+	}
 	if err != nil {
 		_ = g.Release()
 		return nil, err
@@ -78,15 +88,31 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	return o, nil
 }
 
-// Hold opens and locks a Repository's repository for the run.
+// Hold opens and locks a Repository's repository for the run; the lock's
+// holder is named at its first use (use), so that a run holding many
+// repositories one by one, in order, names itself in them several at once.
 func (rv *Revisions) Hold(repo pkgrev.Repository) error {
 	_, err := rv.open(repo)
 	return err
 }
 
+// use returns a Repository's repository, held, its lock's holder named.
+func (rv *Revisions) use(repo pkgrev.Repository) (*openRepo, error) {
+	o, err := rv.open(repo)
+	if err != nil {
+		return nil, err
+	}
+	o.named.Do(func() {
+		if !rv.DryRun {
+			o.namedErr = o.lock.NameHolder()
+		}
+	})
+	return o, o.namedErr
+}
+
 // Snapshot reads a Repository's package revisions.
 func (rv *Revisions) Snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, error) {
-	o, err := rv.open(repo)
+	o, err := rv.use(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +130,7 @@ func (rv *Revisions) Snapshot(repo pkgrev.Repository) (*pkgrev.Snapshot, error) 
 
 // Files returns the files of a revision's package.
 func (rv *Revisions) Files(repo pkgrev.Repository, rev *pkgrev.Revision) (kptpkg.Files, error) {
-	o, err := rv.open(repo)
+	o, err := rv.use(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +140,7 @@ func (rv *Revisions) Files(repo pkgrev.Repository, rev *pkgrev.Revision) (kptpkg
 
 // Descends reports whether ancestor is the commit of or in its history.
 func (rv *Revisions) Descends(repo pkgrev.Repository, of, ancestor string) (bool, error) {
-	o, err := rv.open(repo)
+	o, err := rv.use(repo)
 	if err != nil {
 		return false, err
 	}
@@ -124,7 +150,7 @@ func (rv *Revisions) Descends(repo pkgrev.Repository, of, ancestor string) (bool
 
 // Apply makes a change (or, dry, records it).
 func (rv *Revisions) Apply(repo pkgrev.Repository, w fleet.Write) (string, error) {
-	o, err := rv.open(repo)
+	o, err := rv.use(repo)
 	if err != nil {
 		return "", err
 	}
@@ -164,7 +190,7 @@ func (rv *Revisions) Done(repo pkgrev.Repository) error {
 	if !rv.Push || rv.DryRun {
 		return nil
 	}
-	o, err := rv.open(repo)
+	o, err := rv.use(repo)
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,15 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,9 +38,10 @@ type packEntry struct {
 // writePack writes objects into the folder dir (objects/pack) as one pack
 // and its index, version 2, as git writes a pack it receives: whole
 // objects (no deltas), zlib at git's loose-object level (1), each file
-// written beside its name, fsynced (core.fsync's default covers packs and
-// their indexes) and renamed into place, the pack before its index (the
-// index is what makes a pack seen).
+// written beside its name, made durable (core.fsync's default covers packs
+// and their indexes; both at once, syncFiles) and
+// renamed into place, the pack before its index (the index is what makes
+// a pack seen).
 func writePack(dir string, objs []plumbing.EncodedObject) error {
 	var pack bytes.Buffer
 	pack.WriteString("PACK")
@@ -55,10 +59,45 @@ func writePack(dir string, objs []plumbing.EncodedObject) error {
 	sum := sha1.Sum(pack.Bytes())
 	pack.Write(sum[:])
 	base := filepath.Join(dir, "pack-"+hex.EncodeToString(sum[:]))
-	if err := writeSynced(dir, base+".pack", pack.Bytes()); err != nil {
+	names := []string{base + ".pack", base + ".idx"}
+	if exists(names[0]) && exists(names[1]) {
+		return nil // the same pack, there already
+	}
+	var temps []*os.File
+	defer func() {
+		for _, f := range temps {
+			if f != nil {
+				_ = f.Close()
+				_ = os.Remove(f.Name()) // not renamed into place
+			}
+		}
+	}()
+	for _, b := range [][]byte{pack.Bytes(), packIndex(entries, sum)} {
+		f, err := writeTemp(dir, b)
+		if err != nil {
+			return err
+		}
+		temps = append(temps, f)
+	}
+	if err := syncFiles(temps); err != nil {
 		return err
 	}
-	return writeSynced(dir, base+".idx", packIndex(entries, sum))
+	for i, f := range temps {
+		err := f.Close()
+		if err == nil {
+			err = os.Rename(f.Name(), names[i])
+		}
+		if err != nil {
+			return fmt.Errorf("cannot write %s: %w", filepath.Base(names[i]), err)
+		}
+		temps[i] = nil
+	}
+	return nil
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // writeEntry writes an object's header (type and size) and its content,
@@ -119,33 +158,30 @@ func packIndex(entries []packEntry, packSum [sha1.Size]byte) []byte {
 	return idx.Bytes()
 }
 
-// writeSynced writes a file of the object store as git does: a temporary
-// file in dir, fsynced, read-only, renamed to its name; a file already
-// there (the same pack) is kept.
-func writeSynced(dir, name string, b []byte) error {
-	if _, err := os.Stat(name); err == nil {
-		return nil
-	}
-	f, err := os.CreateTemp(dir, "tmp_pack_")
+// writeTemp writes a file of the object store beside its name, as git
+// does: a temporary file in dir, created read-only (git's mode for them,
+// no chmod after); it returns it open, not synced (syncFiles).
+func writeTemp(dir string, b []byte) (*os.File, error) {
+	f, err := createTemp(dir)
 	if err != nil {
-		return fmt.Errorf("cannot write a pack: %w", err)
+		return nil, fmt.Errorf("cannot write a pack: %w", err)
 	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err2 := f.Close(); err == nil {
-		err = err2
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o444)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
+	if _, err = f.Write(b); err != nil {
+		_ = f.Close()
 		_ = os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %w", filepath.Base(name), err)
+		return nil, fmt.Errorf("cannot write a pack: %w", err)
 	}
-	return nil
+	return f, nil
+}
+
+// createTemp creates a new file tmp_pack_<random> in dir, mode 0444.
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, "tmp_pack_"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("no free temporary name in %s", dir)
 }

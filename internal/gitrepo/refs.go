@@ -71,11 +71,7 @@ func (g *Repo) moveRefs(ctx context.Context, refs []pkgrev.RefUpdate, commit str
 			refs[i].New = commit
 		}
 	}
-	tx, err := g.prepareRefs(refs)
-	switch {
-	case err == nil:
-		return tx.commit()
-	case !errors.Is(err, errInProcess):
+	if err := g.moveInProcess(refs); !errors.Is(err, errInProcess) {
 		return err
 	}
 	var script strings.Builder
@@ -91,8 +87,20 @@ func (g *Repo) moveRefs(ctx context.Context, refs []pkgrev.RefUpdate, commit str
 		}
 	}
 	script.WriteString("prepare\ncommit\n")
-	_, err = g.git(ctx, script.String(), "update-ref", "--stdin")
+	_, err := g.git(ctx, script.String(), "update-ref", "--stdin")
 	return err
+}
+
+// moveInProcess moves refs in a transaction made in process (reftx.go),
+// which an interrupt lets end (guardTransaction); errInProcess, with
+// nothing held, when git must make it.
+func (g *Repo) moveInProcess(refs []pkgrev.RefUpdate) error {
+	defer guardTransaction()()
+	tx, err := g.prepareRefs(refs)
+	if err != nil {
+		return err
+	}
+	return tx.commit()
 }
 
 // writeCommits writes a change's commits in order, each Base or parent of

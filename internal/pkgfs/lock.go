@@ -36,6 +36,26 @@ const lockPoll = 50 * time.Millisecond
 // holds a lock that conflicts, it tries again until wait has passed (0:
 // not at all), then fails with a *LockedError naming that process.
 func LockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
+	l, err := lockDir(dir, exclusive, wait)
+	if err != nil || !exclusive {
+		return l, err
+	}
+	if err := l.NameHolder(); err != nil {
+		l.Unlock()
+		return nil, err
+	}
+	return l, nil
+}
+
+// LockDirUnnamed takes the exclusive lock on dir as LockDir does, but its
+// holder is not named yet (NameHolder): for a run that takes many locks
+// one by one in order, and then names itself in them several at once.
+func LockDirUnnamed(dir string, wait time.Duration) (*Lock, error) {
+	return lockDir(dir, true, wait)
+}
+
+// lockDir takes the lock on dir (LockDir), its holder not named.
+func lockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock %s: %w", dir, err)
@@ -61,18 +81,19 @@ func LockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
 		}
 		time.Sleep(min(left, lockPoll))
 	}
-	l := &Lock{dir: dir, f: f}
-	if exclusive {
-		if err := l.nameHolder(); err != nil {
-			l.Unlock()
-			return nil, fmt.Errorf("cannot lock %s: %w", dir, err)
-		}
-	}
-	return l, nil
+	return &Lock{dir: dir, f: f}, nil
 }
 
-// nameHolder writes the holder file (beside it first, then renamed in, so
-// that a reader never sees half of it).
+// NameHolder writes the holder file of an exclusive lock (beside it first,
+// then renamed in, so that a reader never sees half of it).
+func (l *Lock) NameHolder() error {
+	if err := l.nameHolder(); err != nil {
+		return fmt.Errorf("cannot lock %s: %w", l.dir, err)
+	}
+	return nil
+}
+
+// nameHolder is NameHolder, its error not wrapped.
 func (l *Lock) nameHolder() error {
 	host, _ := os.Hostname()
 	text := fmt.Sprintf("pid %d on %s since %s (%s)\n", os.Getpid(), host,

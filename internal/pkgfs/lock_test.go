@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/kptkit/kptkit/internal/pkgfs"
 )
 
@@ -191,4 +193,36 @@ func TestUnlockReleasesInheritedCopies(t *testing.T) {
 		t.Fatalf("after Unlock, with a copy of its descriptor open: %v", err)
 	}
 	again.Unlock()
+}
+
+// TestLockDirUnnamed: an exclusive lock taken unnamed excludes the others
+// at once, which see no holder until it names itself (NameHolder); its
+// release removes what it wrote.
+func TestLockDirUnnamed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	l, err := pkgfs.LockDirUnnamed(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, exclusive := range []bool{true, false} {
+		_, err := pkgfs.LockDir(dir, exclusive, 0)
+		got = append(got, fmt.Sprint(err))
+	}
+	if err := l.NameHolder(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = pkgfs.LockDir(dir, true, 0)
+	got = append(got, strings.SplitN(fmt.Sprint(err), " on ", 2)[0])
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	got = append(got, fmt.Sprint(len(entries), " entries left"))
+	unnamed := dir + " is in use: another process holds its lock (one that only reads it, such as a --check or --dry-run run, names no holder)"
+	want := []string{unnamed, unnamed, fmt.Sprintf("%s is in use: kptkit pid %d", dir, os.Getpid()), "0 entries left"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }

@@ -94,7 +94,8 @@ func Run(in Input, opts Options) (*Report, error) {
 	p := newPlan(in, opts.Shard)
 	cl, rs := newCluster(in, p.injected())
 	rs = append(rs, p.results...)
-	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{}}
+	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{},
+		lineages: map[lineageKey][]byte{}}
 	var existing []Stored
 	if opts.Revisions == nil {
 		var err error
@@ -143,6 +144,8 @@ type runner struct {
 	repos map[objectKey]*repoState
 	// listed are, in git, the Repositories of the packages listed.
 	listed map[string]objectKey
+	// lineages are the Kptfiles porchLineage wrote, by what they depend on.
+	lineages map[lineageKey][]byte
 }
 
 // runAll renders every job on opts.Jobs goroutines; each job's outcome goes

@@ -6,6 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fieldpath"
 	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
@@ -36,28 +37,67 @@ func clone(up Upstream, name string) (kptpkg.Files, error) {
 
 // porchLineage writes the root Kptfile's lineage as Porch writes it when it
 // names the variant's upstream revision as kpt's does; files are returned
-// as they are otherwise (and always outside git).
+// as they are otherwise (and always outside git). The Kptfile written is
+// kept for the run (r.lineages): the variants of one upstream revision
+// mostly start from one Kptfile, which is then edited once.
 func (r *runner) porchLineage(j *job, up *upstreamEntry, files kptpkg.Files) (kptpkg.Files, error) {
 	o := up.up.Origin
 	if r.opts.Revisions == nil || o.Commit == "" {
 		return files, nil
 	}
+	key := lineageKey{kptfile: string(files[kptapi.FileName]), origin: o, namespace: j.pv.Metadata.Namespace, upstream: j.want.Repo}
+	r.mu.Lock()
+	kf, ok := r.lineages[key]
+	r.mu.Unlock()
+	if !ok {
+		var err error
+		if kf, err = r.lineageOf(j, o, files); err != nil {
+			return nil, err
+		}
+		r.mu.Lock()
+		r.lineages[key] = kf
+		r.mu.Unlock()
+	}
+	if kf == nil {
+		return files, nil
+	}
+	out := files.Clone()
+	out[kptapi.FileName] = kf
+	return out, nil
+}
+
+// lineageKey is what porchLineage's Kptfile depends on: the Kptfile as it
+// was, the upstream revision, and the upstream Repository (by namespace
+// and name).
+type lineageKey struct {
+	kptfile             string
+	origin              Origin
+	namespace, upstream string
+}
+
+// lineageOf returns the root Kptfile with Porch's lineage (porchLineage),
+// nil when it is left as it is.
+func (r *runner) lineageOf(j *job, o Origin, files kptpkg.Files) ([]byte, error) {
 	lock, ok, err := pkgupdate.Lock(files)
 	if err != nil || !ok || lock.Repo != o.Repo || lock.Commit != o.Commit || !sameRevision(lock, o) || !strings.HasPrefix(lock.Directory, "/") {
-		return files, err
+		return nil, err
 	}
 	repo, err := r.upstreamModel(j)
 	if err != nil {
 		return nil, err
 	}
 	u, l := pkgrev.Lineage(repo, o.Directory, lock.Ref, o.Commit)
-	return kptfile.Edit(files, func(kf *yaml.RNode) error {
+	out, err := kptfile.Edit(files, func(kf *yaml.RNode) error {
 		if err := kptfile.SetLineage(kf, u, &l); err != nil {
 			return err
 		}
 		kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out[kptapi.FileName], nil
 }
 
 // lockOf returns the upstream revision a downstream package records (see
