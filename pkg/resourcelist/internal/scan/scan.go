@@ -80,6 +80,9 @@ type Scanner struct {
 	// written twice.
 	keys *keyCheck
 	at   int // where the line being read starts in the list
+	// NoTabs tells the scan that its input has no tab (List.NoTabs): it
+	// does not look for one on each line.
+	NoTabs bool
 }
 
 // maxDepth bounds the nesting the scan follows.
@@ -172,7 +175,7 @@ func (s *Scanner) line(line []byte, first bool, col int) bool {
 	case line[ind] == '#':
 		s.comment = true
 		return s.b == nil // the builder places no comment lines
-	case bytes.IndexByte(line, '\t') >= 0:
+	case !s.NoTabs && bytes.IndexByte(line, '\t') >= 0:
 		return false
 	}
 	s.comment = false
