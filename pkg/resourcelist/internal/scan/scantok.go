@@ -30,8 +30,9 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	if !plainStart(line, k, flow) {
 		return tok{}, false
 	}
-	t := tok{start: k}
-	j := k
+	// The token is made at the end from locals: built field by field in
+	// memory, it was read back wider than written (a stall per scalar).
+	key, j := false, k
 loop:
 	for ; j < len(line); j++ {
 		c := line[j]
@@ -40,7 +41,7 @@ loop:
 		}
 		switch {
 		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
-			t.key = true
+			key = true
 			break loop
 		case c == ':' && flow && (j+1 == len(line) || strings.IndexByte(",[]{}#", line[j+1]) >= 0):
 			return tok{}, false // yaml.v3 reads these otherwise than by the spec: unsure
@@ -55,11 +56,11 @@ loop:
 			break loop
 		}
 	}
-	t.end, t.next = trimRight(line, k, j), j
-	if t.key {
-		t.next = j + 1
+	next := j
+	if key {
+		next = j + 1
 	}
-	return t, true
+	return tok{start: k, end: trimRight(line, k, j), key: key, next: next}, true
 }
 
 // plainStop marks the bytes a plain scalar may stop at: a colon or a
@@ -99,13 +100,12 @@ func plainStart(line []byte, k int, flow bool) bool {
 // key; inside a flow collection also a flow indicator.
 func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	q := line[k]
-	t := tok{start: k + 1, quote: q}
-	j := k + 1
+	escaped, j := false, k+1 // locals, not a tok's fields: see readScalar
 	for ; j < len(line); j++ {
 		c := line[j]
 		if q == '\'' && c == '\'' {
 			if j+1 < len(line) && line[j+1] == '\'' {
-				t.escaped = true
+				escaped = true
 				j++
 				continue
 			}
@@ -115,7 +115,7 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 			if j+1 == len(line) || strings.IndexByte(`\"/ntr0abefv `, line[j+1]) < 0 {
 				return tok{}, false
 			}
-			t.escaped = true
+			escaped = true
 			j++
 			continue
 		}
@@ -126,22 +126,18 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	if j == len(line) {
 		return tok{}, false // it goes on on the next line
 	}
-	t.end = j
 	after := j + 1
 	switch {
 	case after < len(line) && line[after] == ':' && (after+1 == len(line) || line[after+1] == ' '):
-		t.key, t.next = true, after+1
-		return t, true
+		return tok{start: k + 1, end: j, quote: q, escaped: escaped, key: true, next: after + 1}, true
 	case flow:
-		t.next = after
-		return t, true
+		return tok{start: k + 1, end: j, quote: q, escaped: escaped, next: after}, true
 	}
 	n := after + spaces(line[after:])
 	if n < len(line) && (n == after || line[n] != '#') {
 		return tok{}, false
 	}
-	t.next = n
-	return t, true
+	return tok{start: k + 1, end: j, quote: q, escaped: escaped, next: n}, true
 }
 
 // decode appends a scalar's value to the scan's text and returns its span.
