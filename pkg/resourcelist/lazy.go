@@ -68,6 +68,9 @@ func (rl *ResourceList) scanItems(sp *scan.List) bool {
 		bad   = make([]bool, w)
 		null  = make([]bool, n) // an empty entry, read by yaml.v3
 	)
+	for w := range scans {
+		scans[w].NoTabs = sp.NoTabs
+	}
 	parallel.Do(n, w, func(w, i int) {
 		e := sp.Entries[i]
 		it := &slab[i]

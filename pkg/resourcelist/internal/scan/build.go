@@ -116,7 +116,7 @@ func (b *builder) scalar(t tok) bool {
 	v := b.text[b.off+t.start : b.off+t.end]
 	at := t.start
 	switch {
-	case t.quote == 0:
+	case t.quote() == 0:
 		tag := ResolveTag(v)
 		if tag == "" {
 			return false
@@ -125,7 +125,7 @@ func (b *builder) scalar(t tok) bool {
 		n.Value = v
 		b.comment(n, t.next)
 		return true
-	case t.escaped:
+	case t.escaped():
 		var s Scanner
 		sp, _ := s.decode(b.line, t)
 		v = string(s.text[sp.start:sp.end])
@@ -133,7 +133,7 @@ func (b *builder) scalar(t tok) bool {
 	n := b.node(yaml.ScalarNode, yaml.NodeTagString, at-1)
 	n.Value = v
 	n.Style = yaml.DoubleQuotedStyle
-	if t.quote == '\'' {
+	if t.quote() == '\'' {
 		n.Style = yaml.SingleQuotedStyle
 	}
 	b.comment(n, t.next)

@@ -43,7 +43,7 @@ func wholePlain(s string) bool {
 		return false
 	}
 	tok, ok := readScalar([]byte(s), 0, false)
-	return ok && tok.quote == 0 && !tok.key && tok.end == len(s) && tok.next == len(s)
+	return ok && tok.quote() == 0 && !tok.key() && tok.end == len(s) && tok.next == len(s)
 }
 
 // checkShortcuts holds the shortcuts to the full checks they spare, for

@@ -80,6 +80,9 @@ type Scanner struct {
 	// written twice.
 	keys *keyCheck
 	at   int // where the line being read starts in the list
+	// NoTabs tells the scan that its input has no tab (List.NoTabs): it
+	// does not look for one on each line.
+	NoTabs bool
 }
 
 // maxDepth bounds the nesting the scan follows.
@@ -172,7 +175,7 @@ func (s *Scanner) line(line []byte, first bool, col int) bool {
 	case line[ind] == '#':
 		s.comment = true
 		return s.b == nil // the builder places no comment lines
-	case bytes.IndexByte(line, '\t') >= 0:
+	case !s.NoTabs && bytes.IndexByte(line, '\t') >= 0:
 		return false
 	}
 	s.comment = false
@@ -207,7 +210,7 @@ func (s *Scanner) content(line []byte, ind int) bool {
 		}
 	}
 	for n := len(s.stack); n > 0; n = len(s.stack) {
-		top := s.stack[n-1]
+		top := &s.stack[n-1]
 		// Deeper collections end, and so does a sequence at its key's
 		// column ("key:" then "- a") when the line is not an entry.
 		if top.indent > ind || (top.seq && !dash && top.indent == ind && n > 1 && s.stack[n-2].indent == ind) {
@@ -229,8 +232,7 @@ func isDash(line []byte, i int) bool {
 // inFrame reads a line at the column of the innermost collection: an
 // entry of a sequence, or a key of a mapping.
 func (s *Scanner) inFrame(line []byte, ind int, dash bool) bool {
-	top := s.stack[len(s.stack)-1]
-	if top.seq != dash {
+	if s.stack[len(s.stack)-1].seq != dash {
 		return false
 	}
 	if dash {
@@ -241,7 +243,7 @@ func (s *Scanner) inFrame(line []byte, ind int, dash bool) bool {
 		return s.node(line, k, ind, fOther)
 	}
 	t, ok := readScalar(line, ind, false)
-	if !ok || !t.key {
+	if !ok || !t.key() {
 		return false
 	}
 	return s.keyValue(line, t)
@@ -273,14 +275,22 @@ func (s *Scanner) push(ind int, seq bool, f field) bool {
 	if len(s.stack) >= maxDepth || !s.collection(f, !seq) {
 		return false
 	}
-	fr := frame{indent: ind, seq: seq, f: f}
 	if !seq {
 		s.keys.begin()
 	}
+	// The frame is written in place and read field by field: a frame
+	// copied in was read back wider than written (a store-forwarding
+	// stall per collection).
+	if len(s.stack) < cap(s.stack) {
+		s.stack = s.stack[:len(s.stack)+1]
+	} else {
+		s.stack = append(s.stack, frame{})
+	}
+	fr := &s.stack[len(s.stack)-1]
+	fr.indent, fr.seq, fr.f, fr.node, fr.start = ind, seq, f, nil, 0
 	if s.b != nil {
 		fr.node, fr.start = s.b.open(seq, false, ind)
 	}
-	s.stack = append(s.stack, fr)
 	return true
 }
 
@@ -326,7 +336,7 @@ func (s *Scanner) node(line []byte, k, parent int, f field) bool {
 	if !ok {
 		return false
 	}
-	if !t.key {
+	if !t.key() {
 		return f != fRoot && s.scalar(f, line, t)
 	}
 	if !s.push(k, false, f) {
@@ -337,23 +347,24 @@ func (s *Scanner) node(line []byte, k, parent int, f field) bool {
 
 // keyValue reads what follows a key of the innermost mapping on its line.
 func (s *Scanner) keyValue(line []byte, t tok) bool {
-	m := s.stack[len(s.stack)-1]
+	m := &s.stack[len(s.stack)-1]
+	mind := m.indent
 	f, ok := s.key(m.f, line, t)
 	if !ok {
 		return false
 	}
 	j := t.next + spaces(line[t.next:])
 	if j == len(line) || line[j] == '#' {
-		return s.announce(line, j, t.next, pending{active: true, indent: m.indent, key: true, f: f})
+		return s.announce(line, j, t.next, pending{active: true, indent: mind, key: true, f: f})
 	}
 	switch line[j] {
 	case '[', '{':
 		return s.flowValue(line, j, f)
 	case '|', '>':
-		return s.blockHeader(line, j, m.indent, f)
+		return s.blockHeader(line, j, mind, f)
 	}
 	v, ok := readScalar(line, j, false)
-	return ok && !v.key && s.scalar(f, line, v)
+	return ok && !v.key() && s.scalar(f, line, v)
 }
 
 // finish ends the entry: a value still announced is null.

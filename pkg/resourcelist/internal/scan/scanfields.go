@@ -57,13 +57,13 @@ func (s *Scanner) key(f field, line []byte, t tok) (field, bool) {
 		return 0, false // yaml.v3 takes no longer implicit keys
 	}
 	if kc := s.keys; kc != nil {
-		if t.escaped && !kc.uniqueEscaped(line, t) || !t.escaped && !kc.unique(line[t.start:t.end], uint32(s.at+t.start)) {
+		if t.escaped() && !kc.uniqueEscaped(line, t) || !t.escaped() && !kc.unique(line[t.start:t.end], uint32(s.at+t.start)) {
 			return 0, false
 		}
 	}
 	switch f {
 	case fRoot, fMetadata:
-		if !t.escaped { // its value is its text
+		if !t.escaped() { // its value is its text
 			return child(f, line[t.start:t.end]), s.b == nil || s.b.scalar(t)
 		}
 		mark := len(s.text)
@@ -103,7 +103,7 @@ func (s *Scanner) scalar(f field, line []byte, t tok) bool {
 		return false
 	case fAPIVersion, fKind, fName, fNamespace:
 		sp, ok := s.decode(line, t)
-		if t.quote == 0 && isNull(line[t.start:t.end]) {
+		if t.quote() == 0 && isNull(line[t.start:t.end]) {
 			sp = span{}
 		}
 		s.vals[f-fAPIVersion] = sp

@@ -83,7 +83,7 @@ func (s *Scanner) flowPair(line []byte, k int, f field, depth int) (int, bool) {
 		return 0, false
 	}
 	t, ok := readScalar(line, k, true)
-	if !ok || !t.key {
+	if !ok || !t.key() {
 		return 0, false
 	}
 	c, ok := s.key(f, line, t)
@@ -106,7 +106,7 @@ func (s *Scanner) flowNode(line []byte, k int, f field, depth int) (int, bool) {
 		return s.flow(line, k, f, depth+1)
 	}
 	t, ok := readScalar(line, k, true)
-	if !ok || t.key || !s.scalar(f, line, t) {
+	if !ok || t.key() || !s.scalar(f, line, t) {
 		return 0, false
 	}
 	return t.next, true

@@ -8,12 +8,38 @@ import (
 )
 
 // tok is a one-line scalar the scan read: plain, single- or double-quoted.
+// It has four fields, so that the compiler keeps it in registers: a larger
+// struct is copied through the stack, written a byte at a time and read
+// back 16 bytes at a time (a store-forwarding stall per scalar).
 type tok struct {
 	start, end int  // its text in the line, quotes left out
-	quote      byte // 0, '\'' or '"'
-	escaped    bool // the text needs decoding ('' or a backslash)
-	key        bool // it is followed by ": " or a final ":", a mapping's key
 	next       int  // where the line goes on: past the colon for a key
+	bits       uint // its quote, and tokEscaped, tokKey
+}
+
+const (
+	tokEscaped = 1 << 8 // the text needs decoding ('' or a backslash)
+	tokKey     = 1 << 9 // it is followed by ": " or a final ":", a mapping's key
+)
+
+// quote is 0, '\” or '"'.
+func (t tok) quote() byte { return byte(t.bits) }
+
+func (t tok) escaped() bool { return t.bits&tokEscaped != 0 }
+
+func (t tok) key() bool { return t.bits&tokKey != 0 }
+
+// newTok returns the token of the text line[start:end], quoted with quote,
+// after which the line goes on at next.
+func newTok(start, end, next int, quote byte, escaped, key bool) tok {
+	bits := uint(quote)
+	if escaped {
+		bits |= tokEscaped
+	}
+	if key {
+		bits |= tokKey
+	}
+	return tok{start: start, end: end, next: next, bits: bits}
 }
 
 // readScalar reads a scalar at line[k], in block context or inside a
@@ -30,17 +56,20 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	if !plainStart(line, k, flow) {
 		return tok{}, false
 	}
-	t := tok{start: k}
-	j := k
+	key, j := false, k
+	stops := &blockStops
+	if flow {
+		stops = &flowStops
+	}
 loop:
 	for ; j < len(line); j++ {
 		c := line[j]
-		if stop := plainStop[c]; stop == 0 || stop == inFlow && !flow {
+		if !stops[c] {
 			continue // none of the cases below
 		}
 		switch {
 		case c == ':' && j+1 < len(line) && line[j+1] == ' ', c == ':' && j+1 == len(line) && !flow:
-			t.key = true
+			key = true
 			break loop
 		case c == ':' && flow && (j+1 == len(line) || strings.IndexByte(",[]{}#", line[j+1]) >= 0):
 			return tok{}, false // yaml.v3 reads these otherwise than by the spec: unsure
@@ -55,21 +84,19 @@ loop:
 			break loop
 		}
 	}
-	t.end, t.next = trimRight(line, k, j), j
-	if t.key {
-		t.next = j + 1
+	next := j
+	if key {
+		next = j + 1
 	}
-	return t, true
+	return newTok(k, trimRight(line, k, j), next, 0, false, key), true
 }
 
-// plainStop marks the bytes a plain scalar may stop at: a colon or a
-// comment's hash anywhere, a flow indicator (and yaml.v3's '?') inside a
-// flow collection.
-var plainStop = [256]uint8{':': always, '#': always, ',': inFlow, '[': inFlow, ']': inFlow, '{': inFlow, '}': inFlow, '?': inFlow}
-
-const (
-	always = 1
-	inFlow = 2
+// blockStops and flowStops mark the bytes a plain scalar may stop at: a
+// colon or a comment's hash anywhere, a flow indicator (and yaml.v3's '?')
+// inside a flow collection.
+var (
+	blockStops = [256]bool{':': true, '#': true}
+	flowStops  = [256]bool{':': true, '#': true, ',': true, '[': true, ']': true, '{': true, '}': true, '?': true}
 )
 
 func trimRight(line []byte, start, end int) int {
@@ -99,13 +126,12 @@ func plainStart(line []byte, k int, flow bool) bool {
 // key; inside a flow collection also a flow indicator.
 func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	q := line[k]
-	t := tok{start: k + 1, quote: q}
-	j := k + 1
+	escaped, j := false, k+1
 	for ; j < len(line); j++ {
 		c := line[j]
 		if q == '\'' && c == '\'' {
 			if j+1 < len(line) && line[j+1] == '\'' {
-				t.escaped = true
+				escaped = true
 				j++
 				continue
 			}
@@ -115,7 +141,7 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 			if j+1 == len(line) || strings.IndexByte(`\"/ntr0abefv `, line[j+1]) < 0 {
 				return tok{}, false
 			}
-			t.escaped = true
+			escaped = true
 			j++
 			continue
 		}
@@ -126,28 +152,24 @@ func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	if j == len(line) {
 		return tok{}, false // it goes on on the next line
 	}
-	t.end = j
 	after := j + 1
 	switch {
 	case after < len(line) && line[after] == ':' && (after+1 == len(line) || line[after+1] == ' '):
-		t.key, t.next = true, after+1
-		return t, true
+		return newTok(k+1, j, after+1, q, escaped, true), true
 	case flow:
-		t.next = after
-		return t, true
+		return newTok(k+1, j, after, q, escaped, false), true
 	}
 	n := after + spaces(line[after:])
 	if n < len(line) && (n == after || line[n] != '#') {
 		return tok{}, false
 	}
-	t.next = n
-	return t, true
+	return newTok(k+1, j, n, q, escaped, false), true
 }
 
 // decode appends a scalar's value to the scan's text and returns its span.
 func (s *Scanner) decode(line []byte, t tok) (span, bool) {
 	start := len(s.text)
-	if t.escaped {
+	if t.escaped() {
 		s.text = appendScalar(s.text, line[t.start:t.end], t)
 	} else {
 		s.text = append(s.text, line[t.start:t.end]...)
@@ -161,9 +183,9 @@ func (s *Scanner) decode(line []byte, t tok) (span, bool) {
 // appendScalar appends the value of the scalar t, whose text is raw.
 func appendScalar(dst, raw []byte, t tok) []byte {
 	switch {
-	case !t.escaped:
+	case !t.escaped():
 		return append(dst, raw...)
-	case t.quote == '\'':
+	case t.quote() == '\'':
 		return append(dst, strings.ReplaceAll(string(raw), "''", "'")...)
 	}
 	for i := 0; i < len(raw); i++ {
@@ -214,7 +236,7 @@ func RootScalar(text []byte) (string, bool) {
 		return "", false
 	}
 	k, ok := readScalar(line, 0, false)
-	if !ok || !k.key || k.quote != 0 || k.end > 1000 { // yaml.v3 takes no key of over 1024 characters
+	if !ok || !k.key() || k.quote() != 0 || k.end > 1000 { // yaml.v3 takes no key of over 1024 characters
 		return "", false
 	}
 	j := k.next + spaces(line[k.next:])
@@ -223,14 +245,14 @@ func RootScalar(text []byte) (string, bool) {
 	}
 	v, ok := readScalar(line, j, false)
 	end := len(line) // where the value's text must end: the line's end, or its closing quote
-	if v.quote != 0 {
+	if v.quote() != 0 {
 		end--
 	}
-	if !ok || v.key || v.escaped || v.next != len(line) || v.end != end {
+	if !ok || v.key() || v.escaped() || v.next != len(line) || v.end != end {
 		return "", false
 	}
 	s := string(line[v.start:v.end])
-	if v.quote == 0 && ResolveTag(s) != yaml.NodeTagString {
+	if v.quote() == 0 && ResolveTag(s) != yaml.NodeTagString {
 		return "", false
 	}
 	return s, true

@@ -19,6 +19,9 @@ type List struct {
 	Entries  []Entry
 	SeqCol   int  // the items' dashes' column (0-based)
 	Lead     bool // a comment before the first item
+	// NoTabs is set when the list has no tab anywhere: a Scanner of its
+	// entries need not look for one on every line (Scanner.NoTabs).
+	NoTabs bool
 }
 
 // RootKey is a key of the ResourceList and its value: its lines, from the
@@ -43,10 +46,14 @@ type Entry struct {
 // markers, tabs or odd characters, lines out of place, no items...): the
 // list is then to be parsed whole.
 func Split(src []byte) (*List, bool) {
-	if len(src) >= math.MaxInt32 || !plainText(src) {
+	if len(src) >= math.MaxInt32 {
 		return nil, false
 	}
-	l := &List{src: src}
+	ok, tabs := readText(src)
+	if !ok {
+		return nil, false
+	}
+	l := &List{src: src, NoTabs: !tabs}
 	if !l.root() {
 		return nil, false
 	}
@@ -57,6 +64,13 @@ func Split(src []byte) (*List, bool) {
 // (or "\r\n") only and that yaml.v3 reads without complaint about its
 // characters: no control characters, no byte order mark but the first.
 func plainText(in []byte) bool {
+	ok, _ := readText(in)
+	return ok
+}
+
+// readText reports whether in is plain text (plainText), and whether it
+// has a tab.
+func readText(in []byte) (ok, tabs bool) {
 	for i := 0; i < len(in); {
 		if i+8 <= len(in) && printable(binary.LittleEndian.Uint64(in[i:])) {
 			i += 8
@@ -64,6 +78,7 @@ func plainText(in []byte) bool {
 		}
 		c := in[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			tabs = tabs || c == '\t'
 			i++
 			continue
 		}
@@ -72,30 +87,37 @@ func plainText(in []byte) bool {
 			continue
 		}
 		if c < 0x80 {
-			return false
+			return false, false
 		}
 		r, size := utf8.DecodeRune(in[i:])
 		if r == utf8.RuneError && size <= 1 || r <= 0x9f || r == 0x2028 || r == 0x2029 ||
 			r == 0xfffe || r == 0xffff || r == 0xfeff && i != 0 {
-			return false
+			return false, false
 		}
 		i += size
 	}
-	return true
+	return true, tabs
 }
 
 // printable reports whether the 8 bytes of w are all printable ASCII
-// (0x20 to 0x7e), with no branch per byte: no high bit set, no byte below
-// 0x20, none equal to 0x7f.
+// (0x20 to 0x7e) or line breaks ('\n'), with no branch per byte: a
+// line's break then costs no slower step. Each byte is tested on its own
+// (no carry or borrow crosses into the next byte).
 func printable(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	const highs, lows = 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
 	if w&highs != 0 {
 		return false
 	}
-	below := (w - 0x20*ones) &^ w & highs // a byte below 0x20 (all are below 0x80)
-	del := w ^ 0x7f*ones
-	return below|(del-ones)&^del&highs == 0 // no byte below 0x20, none 0x7f
+	// All bytes are below 0x80: adding 0x60 to each sets its high bit
+	// when it is 0x20 or more; adding 0x7f to each sets it when it is
+	// not 0.
+	below := ^(w + 0x60*ones) & highs
+	newline := ^((w ^ '\n'*ones) + lows) & highs
+	del := ^((w ^ 0x7f*ones) + lows) & highs
+	return below&^newline|del == 0
 }
+
+const ones = 0x0101010101010101
 
 // root finds the root keys, each at column 0 with its value on its line or
 // the lines below; the items are split as they are met.

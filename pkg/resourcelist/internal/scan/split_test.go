@@ -24,17 +24,24 @@ func TestSplit(t *testing.T) {
 			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"items", 55, 83}, {"functionConfig", 83, 106}},
 			KeyLines: []int{1, 2, 3, 7}, Before: []bool{false, false, false, false},
 			Entries: []Entry{{Start: 62, End: 69, Above: 62, Line: 4}, {Start: 69, End: 83, Above: 69, Line: 5}},
+			NoTabs:  true,
+		}},
+		{"a tab in a value (a backslash and t in the first)", head + "items:\n- a: \"\\t\"\n- b:\tc\n", &List{
+			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"items", 55, 79}},
+			KeyLines: []int{1, 2, 3}, Before: []bool{false, false, false},
+			Entries: []Entry{{Start: 62, End: 72, Above: 62, Line: 4}, {Start: 72, End: 79, Above: 72, Line: 5}},
 		}},
 		{"indented dashes, comments, no line break at the end", head + "items: # lead\n  - a: 1\n  # above b\n  - b: 2\n# after\nresults: []", &List{
 			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"items", 55, 107}, {"results", 107, 118}},
 			KeyLines: []int{1, 2, 3, 8}, Before: []bool{false, false, false, false},
 			Entries: []Entry{{Start: 69, End: 90, Above: 69, Line: 4}, {Start: 90, End: 107, Above: 78, NAbove: 1, Line: 6}},
-			SeqCol:  2, Lead: true,
+			SeqCol:  2, Lead: true, NoTabs: true,
 		}},
 		{"a comment before a key, and after the last", "# top\n" + head + "items:\n- a\n#end\n", &List{
 			Keys:     []RootKey{{"apiVersion", 6, 42}, {"kind", 42, 61}, {"items", 61, 77}},
 			KeyLines: []int{2, 3, 4}, Before: []bool{true, false, false},
 			Entries: []Entry{{Start: 68, End: 77, Above: 68, Line: 5}},
+			NoTabs:  true,
 		}},
 		{"no items", head + "items: []\n", nil},
 		{"flow style", `{"apiVersion": "config.kubernetes.io/v1", "items": [{}]}`, nil},
@@ -46,6 +53,7 @@ func TestSplit(t *testing.T) {
 			Keys:     []RootKey{{"apiVersion", 0, 36}, {"kind", 36, 55}, {"data", 55, 65}, {"items", 65, 76}},
 			KeyLines: []int{1, 2, 3, 5}, Before: []bool{false, false, false, false},
 			Entries: []Entry{{Start: 72, End: 76, Above: 72, Line: 6}},
+			NoTabs:  true,
 		}},
 	}
 	for _, tc := range tests {
@@ -63,17 +71,18 @@ func TestSplit(t *testing.T) {
 }
 
 // TestPrintable: every byte, at every place in a word, next to every other
-// kind of byte, is taken as printable ASCII or not as one byte at a time would.
+// kind of byte, is taken as printable ASCII (or a line break) or not as one
+// byte at a time would.
 func TestPrintable(t *testing.T) {
 	t.Parallel()
-	for _, fill := range []byte{'a', ' ', '~', 0x1f, 0x7f, 0x80, 0xff, 0} {
+	for _, fill := range []byte{'a', ' ', '~', '\n', '\t', 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff, 0, 1, 0x0b, 0x09} {
 		for b := range 256 {
 			for at := range 8 {
 				word := bytes.Repeat([]byte{fill}, 8)
 				word[at] = byte(b)
 				want := true
 				for _, c := range word {
-					want = want && c >= 0x20 && c < 0x7f
+					want = want && (c >= 0x20 && c < 0x7f || c == '\n')
 				}
 				if got := printable(binary.LittleEndian.Uint64(word)); got != want {
 					t.Fatalf("printable(%q) = %v, want %v", word, got, want)
