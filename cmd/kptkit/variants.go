@@ -250,11 +250,12 @@ func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options
 // unless what the plan keeps asks for more (sizeMemoryLimit).
 const renderMemoryLimit = 768 << 20
 
-// sizeMemoryLimit raises the soft memory limit once the plan is made, so
-// that the collector keeps at least 640 MiB of room above what the run then
-// holds (a shard's plan of a large fleet keeps its other shards' variants
-// and the cluster's index), up to 1,152 MiB: within 768 MiB the collector
-// would mark that heap again every few variants.
+// sizeMemoryLimit raises the soft memory limit once the plan is made when
+// the run then holds more than a fleet of 10,000 variants does (128 MiB: a
+// shard's plan of a large fleet keeps its other shards' variants and the
+// cluster's index): within 768 MiB the collector would mark that heap again
+// every few variants. It leaves 896 MiB of room above what the run holds,
+// up to 1 GiB, which keeps the process under 1.2 GB.
 func sizeMemoryLimit() {
 	runtime.GC()
 	var m runtime.MemStats
@@ -264,7 +265,10 @@ func sizeMemoryLimit() {
 
 // memoryLimitFor is the soft limit for a live heap of the given size.
 func memoryLimitFor(live uint64) int64 {
-	return min(max(renderMemoryLimit, int64(live)+640<<20), 1152<<20)
+	if live <= 128<<20 {
+		return renderMemoryLimit
+	}
+	return min(max(renderMemoryLimit, int64(live)+896<<20), 1<<30)
 }
 
 // writeStatus writes the status stream into the output, or to --status,

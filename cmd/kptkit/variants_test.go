@@ -802,14 +802,14 @@ func TestStatusEncoding(t *testing.T) {
 	}
 }
 
-// The soft memory limit leaves 640 MiB above what the plan keeps, from
-// 768 MiB to 1,152 MiB.
+// The soft memory limit stays 768 MiB for a run that holds up to 128 MiB
+// once planned, and leaves 896 MiB above a larger one, up to 1 GiB.
 func TestMemoryLimitFor(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		live uint64
 		want int64
-	}{{0, 768 << 20}, {90 << 20, 768 << 20}, {128 << 20, 768 << 20}, {300 << 20, 940 << 20}, {512 << 20, 1152 << 20}, {4 << 30, 1152 << 20}} {
+	}{{0, 768 << 20}, {90 << 20, 768 << 20}, {128 << 20, 768 << 20}, {129 << 20, 1 << 30}, {100 << 20, 768 << 20}, {4 << 30, 1 << 30}} {
 		if got := memoryLimitFor(tc.live); got != tc.want {
 			t.Errorf("memoryLimitFor(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
 		}
