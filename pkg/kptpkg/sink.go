@@ -167,13 +167,19 @@ func emitFile(items []*yaml.RNode) ([]byte, bool) {
 		if item.GetAnnotations(kioutil.SeqIndentAnnotation)[kioutil.SeqIndentAnnotation] == string(yaml.WideSequenceStyle) {
 			return nil, false
 		}
-		n := item.Copy()
-		for _, a := range clearedAnnotations {
-			if _, err := n.Pipe(yaml.ClearAnnotation(a)); err != nil {
+		n := item
+		if !nothingToClear(item.YNode()) {
+			n = item.Copy()
+			for _, a := range clearedAnnotations {
+				if _, err := n.Pipe(yaml.ClearAnnotation(a)); err != nil {
+					return nil, false
+				}
+			}
+			if yaml.ClearEmptyAnnotations(n) != nil {
 				return nil, false
 			}
 		}
-		if yaml.ClearEmptyAnnotations(n) != nil || n.Field(yaml.BareSeqNodeWrappingKey) != nil {
+		if n.Field(yaml.BareSeqNodeWrappingKey) != nil {
 			return nil, false
 		}
 		if i > 0 {
@@ -191,6 +197,52 @@ func emitFile(items []*yaml.RNode) ([]byte, bool) {
 		}
 	}
 	return b.Bytes(), true
+}
+
+// nothingToClear reports whether clearing the ByteWriter's annotations and
+// the empty annotations and metadata would leave the item as it is: a
+// mapping whose metadata, if any, is one non-empty mapping, whose
+// annotations, if any, are one non-empty mapping holding none of them.
+// Most items are so, and are written without a copy.
+func nothingToClear(root *yaml.Node) bool {
+	if root.Kind != yaml.MappingNode {
+		return false
+	}
+	md, ok := onlyField(root, yaml.MetadataField)
+	if !ok || md == nil {
+		return ok
+	}
+	if md.Kind != yaml.MappingNode || len(md.Content) == 0 {
+		return false
+	}
+	ann, ok := onlyField(md, yaml.AnnotationsField)
+	if !ok || ann == nil {
+		return ok
+	}
+	if ann.Kind != yaml.MappingNode || len(ann.Content) == 0 {
+		return false
+	}
+	for i := 0; i+1 < len(ann.Content); i += 2 {
+		if slices.Contains(clearedAnnotations, ann.Content[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyField returns the value of a mapping's key (nil when absent); false
+// when the key is written more than once.
+func onlyField(m *yaml.Node, key string) (*yaml.Node, bool) {
+	var v *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			if v != nil {
+				return nil, false
+			}
+			v = m.Content[i+1]
+		}
+	}
+	return v, true
 }
 
 // sameNodes reports whether two files' items are the same YAML: kinds,
