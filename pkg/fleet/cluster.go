@@ -35,7 +35,7 @@ func keyOf(namespace, name string) objectKey {
 	return objectKey{namespace, name}
 }
 
-func newCluster(in Input, injected func(name string) bool) (*cluster, []result.Result) {
+func newCluster(in Input, injected func(name string) bool, used func(objectKey) bool) (*cluster, []result.Result) {
 	cl := &cluster{repos: map[objectKey]*Repository{}, byName: map[objectKey][]string{}}
 	where := func(i int) string { return fileOf(in.ClusterFiles, i, "cluster object") }
 	rl, err := resourcelist.ParseDocuments(in.Cluster, "")
@@ -71,6 +71,9 @@ func newCluster(in Input, injected func(name string) bool) (*cluster, []result.R
 				rs = append(rs, h.Attach(result.Errorf("%s: Repository %s: %s", where(i), h.Name, e)).WithField(e.Path))
 			}
 			continue
+		}
+		if used != nil && !used(k) {
+			continue // decoded for its problems, which are the run's
 		}
 		cl.repos[k] = &Repository{Repository: repo}
 		if i < len(in.ClusterFiles) {

@@ -92,7 +92,13 @@ func Run(in Input, opts Options) (*Report, error) {
 	// read the cluster's objects, and a large cluster's would not fit both
 	// at once in a shard's memory.
 	p := newPlan(in, opts.Shard)
-	cl, rs := newCluster(in, p.injected())
+	// In folder mode a run reads only the upstream Repositories its
+	// variants name; in git it writes into and prunes the downstream ones.
+	var used func(objectKey) bool
+	if opts.Revisions == nil {
+		used = p.upstreamRepos()
+	}
+	cl, rs := newCluster(in, p.injected(), used)
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{},
 		lineages: map[lineageKey][]byte{}}

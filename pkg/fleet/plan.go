@@ -124,6 +124,18 @@ func (p *plan) injected() func(name string) bool {
 	return func(name string) bool { return names[name] }
 }
 
+// upstreamRepos reports whether a variant the run renders takes its
+// upstream from the Repository.
+func (p *plan) upstreamRepos() func(objectKey) bool {
+	keys := map[objectKey]bool{}
+	for _, j := range p.jobs {
+		if p.shard.mine(j) && !j.v.stalled {
+			keys[keyOf(j.pv.Metadata.Namespace, j.want.Repo)] = true
+		}
+	}
+	return func(k objectKey) bool { return keys[k] }
+}
+
 // settle records the plan's warnings on each variant, and marks stalled
 // (Porch's Stalled=True: not rendered) the variants the plan found
 // invalid, in the plan itself: every shard reports them.
