@@ -158,7 +158,7 @@ type runner struct {
 // into its own Variant, so the report's order is the plan's whatever the
 // scheduling.
 func (r *runner) runAll() {
-	jobs := r.rendered()
+	jobs := r.plan.rendered()
 	next := make(chan *job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

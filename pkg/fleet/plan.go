@@ -114,11 +114,9 @@ func newPlan(in Input, shard Shard) *plan {
 // an object so.
 func (p *plan) injected() func(name string) bool {
 	names := map[string]bool{}
-	for _, j := range p.jobs {
-		if p.shard.mine(j) && !j.v.stalled {
-			for _, inj := range j.pv.Spec.Injectors {
-				names[inj.Name] = true
-			}
+	for _, j := range p.rendered() {
+		for _, inj := range j.pv.Spec.Injectors {
+			names[inj.Name] = true
 		}
 	}
 	return func(name string) bool { return names[name] }
@@ -128,12 +126,22 @@ func (p *plan) injected() func(name string) bool {
 // upstream from the Repository.
 func (p *plan) upstreamRepos() func(objectKey) bool {
 	keys := map[objectKey]bool{}
-	for _, j := range p.jobs {
-		if p.shard.mine(j) && !j.v.stalled {
-			keys[keyOf(j.pv.Metadata.Namespace, j.want.Repo)] = true
-		}
+	for _, j := range p.rendered() {
+		keys[keyOf(j.pv.Metadata.Namespace, j.want.Repo)] = true
 	}
 	return func(k objectKey) bool { return keys[k] }
+}
+
+// rendered returns the jobs the run renders: its shard's, less those the
+// plan stalled.
+func (p *plan) rendered() []*job {
+	var out []*job
+	for _, j := range p.jobs {
+		if p.shard.mine(j) && !j.v.stalled {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // settle records the plan's warnings on each variant, and marks stalled

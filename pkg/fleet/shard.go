@@ -128,18 +128,6 @@ func (r *runner) mover(p string) *job {
 	return nil
 }
 
-// rendered returns the jobs the run renders: its shard's, less those the
-// plan stalled.
-func (r *runner) rendered() []*job {
-	var out []*job
-	for _, j := range r.plan.jobs {
-		if r.opts.Shard.mine(j) && !j.v.stalled {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 // reported returns the variants the report names: the shard's, and every
 // variant the plan stalled (the plan's problems are every shard's).
 func (r *runner) reported() []*Variant {
