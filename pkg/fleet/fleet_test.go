@@ -34,9 +34,7 @@ func outcomes(r *fleet.Report) []string {
 func setsAndInjection(t *testing.T) (fleet.Input, fleet.Options, *memStore) {
 	t.Helper()
 	dir := "testdata/sets-and-injection"
-	var in fleet.Input
-	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
+	in := readInput(t, dir)
 	store := newMemStore()
 	opts := fleet.Options{
 		Source: &upstream.Source{Folder: readTree(t, filepath.Join(dir, "upstream"))},

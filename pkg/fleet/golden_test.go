@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/internal/upstream"
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
@@ -132,45 +131,46 @@ func (s *memStore) Delete(p string, files kptpkg.Files) error {
 	return nil
 }
 
-// readObjects reads the documents of a YAML file, if there is one.
-func readTexts(t *testing.T, file string) ([]string, []string) {
+// readInput reads a case's variants.yaml and cluster.yaml (either may be
+// absent) as variants render reads them: the variants as nodes, the
+// cluster's objects as text; each named by its file's base name.
+func readInput(t *testing.T, dir string) fleet.Input {
 	t.Helper()
-	b, err := os.ReadFile(file)
-	if os.IsNotExist(err) {
-		return nil, nil
+	var in fleet.Input
+	if b := readCase(t, filepath.Join(dir, "variants.yaml")); b != nil {
+		nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Variants, in.VariantFiles = nodes, named("variants.yaml", len(nodes))
 	}
-	if err != nil {
-		t.Fatal(err)
+	if b := readCase(t, filepath.Join(dir, "cluster.yaml")); b != nil {
+		texts, err := kptpkg.ReadTexts(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Cluster, in.ClusterFiles = texts, named("cluster.yaml", len(texts))
 	}
-	texts, err := kptpkg.ReadTexts(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	where := make([]string, len(texts))
-	for i := range where {
-		where[i] = filepath.Base(file)
-	}
-	return texts, where
+	return in
 }
 
-func readObjects(t *testing.T, file string) ([]*yaml.RNode, []string) {
+// readCase returns a case's file, nil when there is none.
+func readCase(t *testing.T, file string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(file)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
+	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(b), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		t.Fatal(err)
+	return b
+}
+
+// named returns a file's name n times.
+func named(file string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = file
 	}
-	where := make([]string, len(nodes))
-	for i := range where {
-		where[i] = filepath.Base(file)
-	}
-	return nodes, where
+	return out
 }
 
 func readTree(t *testing.T, dir string) kptpkg.Files {
@@ -205,9 +205,7 @@ func TestGolden(t *testing.T) {
 }
 
 func golden(t *testing.T, dir string) {
-	var in fleet.Input
-	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
+	in := readInput(t, dir)
 	flags, _ := os.ReadFile(filepath.Join(dir, "flags"))
 	store := newMemStore()
 	for f, b := range readTree(t, filepath.Join(dir, "before")) {

@@ -88,9 +88,7 @@ type goldenRun struct {
 
 func runGolden(t *testing.T, dir string, sh fleet.Shard) goldenRun {
 	t.Helper()
-	var in fleet.Input
-	in.Variants, in.VariantFiles = readObjects(t, filepath.Join(dir, "variants.yaml"))
-	in.Cluster, in.ClusterFiles = readTexts(t, filepath.Join(dir, "cluster.yaml"))
+	in := readInput(t, dir)
 	flags := string(readTree(t, dir)["flags"])
 	store := newMemStore()
 	before := readTree(t, filepath.Join(dir, "before"))
