@@ -16,6 +16,7 @@ import (
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/krmfn"
 )
 
 // ReadInput reads the variants and the cluster's objects ("" for none).
@@ -72,7 +73,7 @@ func readEach(root string, read func([]byte) (int, error)) ([]string, error) {
 			return nil, err
 		}
 	} else {
-		b, err := os.ReadFile(root)
+		b, err := readFile(root, krmfn.DefaultMaxInput)
 		if err != nil {
 			return nil, err
 		}
@@ -93,6 +94,21 @@ func readEach(root string, read func([]byte) (int, error)) ([]string, error) {
 		}
 	}
 	return where, nil
+}
+
+// readFile reads a file given as input, at most limit bytes of it
+// (krmfn.ReadAtMost: refused once limit+1 bytes are read).
+func readFile(name string, limit krmfn.Size) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := krmfn.ReadAtMost(f, limit, "variants render")
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, err)
+	}
+	return b, nil
 }
 
 // ReadUpstreams reads a folder of upstream packages; a folder that is one
