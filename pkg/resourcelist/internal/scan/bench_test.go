@@ -1,59 +1,23 @@
-package scan
+package scan_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
+
+	"github.com/kptkit/kptkit/pkg/krmtest"
+	"github.com/kptkit/kptkit/pkg/resourcelist/internal/scan"
 )
 
-// benchList is a ResourceList of n Deployments as kpt writes them (as
-// krmtest.Package does, which this package cannot import).
-func benchList(n int) []byte {
-	var b strings.Builder
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	for i := range n {
-		fmt.Fprintf(&b, `- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web-%[1]d # the web tier
-    namespace: app
-    labels: {app: web, shard: "%[1]d"}
-    annotations:
-      config.kubernetes.io/index: '0'
-      config.kubernetes.io/path: 'web/%[1]d.yaml'
-      internal.config.kubernetes.io/index: '0'
-      internal.config.kubernetes.io/path: 'web/%[1]d.yaml'
-  spec:
-    replicas: 3
-    selector:
-      matchLabels: {app: web}
-    template:
-      metadata:
-        labels: {app: web}
-      spec:
-        containers:
-        - name: web
-          image: "nginx:1.27"
-          ports:
-          - containerPort: 8080
-          env:
-          - {name: DEBUG, value: "no"}
-`, i)
-	}
-	b.WriteString("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: ctx}\n")
-	return []byte(b.String())
-}
-
-// BenchmarkScan splits a list of 50 Deployments and scans every item's
+// BenchmarkScan splits the list kpt sends for a package of 50 Deployments
+// (krmtest.Package: its Kptfile and package context too) and scans every item's
 // entry, as the lazy reading does before a function runs: the cost per
 // line of Split and Scanner.Scan.
 func BenchmarkScan(b *testing.B) {
-	in := benchList(50)
+	in := krmtest.Package(50, "")
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
-	var s Scanner
+	var s scan.Scanner
 	for b.Loop() {
-		l, ok := Split(in)
+		l, ok := scan.Split(in)
 		if !ok {
 			b.Fatal("not split")
 		}
