@@ -154,9 +154,9 @@ type runner struct {
 	lineages map[lineageKey][]byte
 }
 
-// runAll renders every job on opts.Jobs goroutines; each job's outcome goes
-// into its own Variant, so the report's order is the plan's whatever the
-// scheduling.
+// runAll renders every job on opts.Jobs goroutines, and slims it once
+// rendered; each job's outcome goes into its own Variant, so the report's
+// order is the plan's whatever the scheduling.
 func (r *runner) runAll() {
 	jobs := r.plan.rendered()
 	next := make(chan *job)
@@ -169,6 +169,9 @@ func (r *runner) runAll() {
 			defer wg.Done()
 			for j := range next {
 				r.process(j)
+				// What is read of it from now on, a slim job keeps: the
+				// plan's other variants are held till the run ends.
+				j.slim()
 				if r.opts.Progress != nil {
 					mu.Lock()
 					done++

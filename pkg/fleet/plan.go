@@ -290,10 +290,11 @@ func (p *plan) sum(j *job, text []byte) string {
 	return string(sum[:])
 }
 
-// slim keeps of a variant another shard renders what the plan, the
-// status and pruning read of it (its names, downstream and deletion
-// policy, its spec's digest): a shard of a large fleet holds the others'
-// variants by the hundred thousand.
+// slim keeps of a variant another shard renders, or one rendered, what
+// the plan, the status and pruning read of it (its names, downstream and
+// deletion policy, its spec's digest): a shard of a large fleet holds the
+// others' variants by the hundred thousand, and a run of 10,000 would
+// hold every rendered variant's spec till it ends.
 func (j *job) slim() {
 	pv := j.pv
 	j.pv = porch.PackageVariant{TypeMeta: pv.TypeMeta, Metadata: meta.ObjectMeta{Name: pv.Metadata.Name, Namespace: pv.Metadata.Namespace},
