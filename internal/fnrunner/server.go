@@ -74,6 +74,7 @@ type Server struct {
 
 	opts     Options
 	slots    *slots
+	workers  *workers
 	health   *health.Server
 	stopping chan struct{} // closed when Serve stops
 	fallback evaluator.FunctionEvaluatorClient
@@ -95,6 +96,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{opts: o, health: health.NewServer(), stopping: make(chan struct{})}
 	s.slots = newSlots(o.Jobs, s.setServing)
+	s.workers = newWorkers(o.Jobs)
 	s.setServing(true)
 	if o.Fallback != "" {
 		conn, err := grpc.NewClient(o.Fallback,

@@ -108,14 +108,14 @@ func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, r
 			done <- ran{err: &bounded.Exceeded{Limits: s.opts.Limits}}
 		})
 	}
-	go func() {
+	s.workers.do(func() {
 		res := s.step(r, in)
 		if limit != nil {
 			limit.Stop()
 		}
 		h.release()
 		done <- res
-	}()
+	})
 	select {
 	case res := <-done:
 		return res.out, res.exit, res.err
