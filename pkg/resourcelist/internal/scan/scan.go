@@ -109,7 +109,7 @@ func (s *Scanner) Scan(src []byte, start, end, col int) bool {
 		if s.b != nil {
 			s.b.newLine(src[i:e], i-start, s.b.first+num, next > e && src[next-1] == '\n')
 		}
-		if !s.line(src[i:e], i == start, col) {
+		if !s.line(src[i:e], spaces(src[i:e]), i == start, col) {
 			return false
 		}
 		i = next
@@ -155,9 +155,11 @@ func spaces(line []byte) int {
 	return i
 }
 
-func (s *Scanner) line(line []byte, first bool, col int) bool {
+// line reads a line of the entry, which starts with ind spaces; first
+// says it is the dash's, at column col.
+func (s *Scanner) line(line []byte, ind int, first bool, col int) bool {
 	if s.block.active {
-		switch s.blockLine(line) {
+		switch s.blockLine(line, ind) {
 		case inBlock:
 			s.comment = false
 			return s.b == nil || s.b.blockLine(line, s.block.indent)
@@ -168,7 +170,6 @@ func (s *Scanner) line(line []byte, first bool, col int) bool {
 			return false
 		}
 	}
-	ind := spaces(line)
 	switch {
 	case ind == len(line):
 		return true

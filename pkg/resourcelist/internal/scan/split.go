@@ -22,6 +22,11 @@ type List struct {
 	// NoTabs is set when the list has no tab anywhere: a Scanner of its
 	// entries need not look for one on every line (Scanner.NoTabs).
 	NoTabs bool
+	// Scanned is, when SplitScan made the list, what the scan read of each
+	// entry (Scanner.Item), nil where it was unsure; Comments is what
+	// Scanner.Comment reported of each entry it was sure of.
+	Scanned  []*Item
+	Comments []bool
 }
 
 // RootKey is a key of the ResourceList and its value: its lines, from the
@@ -46,6 +51,18 @@ type Entry struct {
 // markers, tabs or odd characters, lines out of place, no items...): the
 // list is then to be parsed whole.
 func Split(src []byte) (*List, bool) {
+	return split(src, nil)
+}
+
+// SplitScan is Split, and it scans every entry with s as Scanner.Scan
+// would, in the same pass over the items' lines: the list's Scanned and
+// Comments say what the scan read. It sets s.NoTabs.
+func SplitScan(src []byte, s *Scanner) (*List, bool) {
+	return split(src, s)
+}
+
+// split is Split, and SplitScan when s is not nil.
+func split(src []byte, s *Scanner) (*List, bool) {
 	if len(src) >= math.MaxInt32 {
 		return nil, false
 	}
@@ -54,7 +71,10 @@ func Split(src []byte) (*List, bool) {
 		return nil, false
 	}
 	l := &List{src: src, NoTabs: !tabs}
-	if !l.root() {
+	if s != nil {
+		s.NoTabs = l.NoTabs
+	}
+	if !l.root(s) {
 		return nil, false
 	}
 	return l, true
@@ -120,8 +140,9 @@ func printable(w uint64) bool {
 const ones = 0x0101010101010101
 
 // root finds the root keys, each at column 0 with its value on its line or
-// the lines below; the items are split as they are met.
-func (sp *List) root() bool {
+// the lines below; the items are split (and scanned with s, when it is not
+// nil) as they are met.
+func (sp *List) root(s *Scanner) bool {
 	src := sp.src
 	i, line := 0, 1
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
@@ -161,7 +182,7 @@ func (sp *List) root() bool {
 			sp.Before = append(sp.Before, comment)
 			comment = false
 			if name == "items" {
-				end, endLine, ok := sp.split(next, line+1, rest)
+				end, endLine, ok := sp.split(next, line+1, rest, s)
 				if !ok {
 					return false
 				}
@@ -195,10 +216,11 @@ func rootKeyLine(l []byte) (name string, rest []byte, ok bool) {
 }
 
 // split finds the items' entries, from the line after "items:" (at start,
-// line) to the next root key: every dash at the first dash's column starts
-// an entry, and every other line is deeper, a comment or empty. It returns
-// where the items end, and that line's number.
-func (sp *List) split(start, line int, rest []byte) (int, int, bool) {
+// line) to the next root key: every dash at the first dash's column
+// starts an entry, and every other line is deeper, a comment or empty. It
+// returns where the items end, and that line's number. With a Scanner, it
+// scans each entry's lines as it meets them (entryScan).
+func (sp *List) split(start, line int, rest []byte, s *Scanner) (int, int, bool) {
 	if r := bytes.TrimLeft(rest, " "); len(r) > 0 {
 		if r[0] != '#' {
 			return 0, 0, false
@@ -207,6 +229,7 @@ func (sp *List) split(start, line int, rest []byte) (int, int, bool) {
 	}
 	src, col := sp.src, -1
 	floor := sp.Keys[len(sp.Keys)-1].Start
+	es := entryScan{s: s}
 	i := start
 loop:
 	for i < len(src) {
@@ -214,8 +237,10 @@ loop:
 		l := src[i:e]
 		switch ind := spaces(l); {
 		case ind == len(l), col >= 0 && ind > col:
+			es.line(l, ind, i, col)
 		case l[ind] == '#':
 			sp.Lead = sp.Lead || col < 0
+			es.line(l, ind, i, col)
 		case l[ind] == '\t':
 			return 0, 0, false
 		case isDash(l, ind) && (col < 0 || ind == col):
@@ -223,7 +248,16 @@ loop:
 			if n := len(sp.Entries); n > 0 {
 				sp.Entries[n-1].End = int32(i)
 			}
+			if col >= 0 {
+				es.end(sp)
+			} else if n := len(sp.Scanned); n > 0 {
+				// items written twice: the last entry of the first now
+				// runs to here, over the second's key, which its scan
+				// would not be sure of.
+				sp.Scanned[n-1], sp.Comments[n-1] = nil, false
+			}
 			sp.Entries, col, floor = append(sp.Entries, e), ind, i
+			es.start(src, l, ind, i)
 		case ind == 0 && col >= 0:
 			break loop // the next root key
 		default:
@@ -235,9 +269,53 @@ loop:
 		return 0, 0, false // no items: the list is read whole
 	}
 	sp.Entries[len(sp.Entries)-1].End = int32(i)
+	es.end(sp)
 	sp.Keys[len(sp.Keys)-1].End = i
 	sp.SeqCol = col
 	return i, line, true
+}
+
+// entryScan is the scan of the entry split is in (SplitScan): split hands
+// it every line of the entry, from its dash line on, as Scanner.Scan reads
+// them; it does nothing without a Scanner.
+type entryScan struct {
+	s    *Scanner
+	sure bool // the scan is sure of the entry's lines so far
+}
+
+// start begins the scan of an entry at its dash line l (at offset at),
+// its dash at column col.
+func (es *entryScan) start(src, l []byte, col, at int) {
+	if es.s != nil {
+		es.s.reset(src)
+		es.s.at = at
+		es.sure = es.s.line(l, col, true, col)
+	}
+}
+
+// line reads a line of the entry (after its dash line) with ind spaces
+// first, at offset at; col < 0 means no entry has begun.
+func (es *entryScan) line(l []byte, ind, at, col int) {
+	if es.sure && col >= 0 {
+		es.s.at = at
+		es.sure = es.s.line(l, ind, false, col)
+	}
+}
+
+// end ends the scan of an entry: the list's Scanned and Comments get what
+// it read.
+func (es *entryScan) end(sp *List) {
+	if es.s == nil {
+		return
+	}
+	var it *Item
+	comment := false
+	if es.sure && es.s.finish() {
+		it, comment = es.s.Item(), es.s.Comment()
+	}
+	sp.Scanned = append(sp.Scanned, it)
+	sp.Comments = append(sp.Comments, comment)
+	es.sure = false
 }
 
 // NewEntry returns the entry whose dash line starts at start, line line;
