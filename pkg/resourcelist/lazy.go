@@ -21,6 +21,11 @@ const minScanRun = 1024
 // then its entries are scanned, shared among them.
 const maxScanInSplit = 1 << 20
 
+// scanners are the Scanners SplitScan reads lists with, reused from list
+// to list: their buffers, at most about the size of a list they read (a
+// megabyte), are then grown once.
+var scanners = sync.Pool{New: func() any { return new(scan.Scanner) }}
+
 // A ResourceList read lazily: its root keys are found line by line (each
 // at column 0, its value on the lines below), every key but the items is
 // parsed by yaml.v3 on its own, and the items are split at their dashes
@@ -55,7 +60,9 @@ func readLazy(in []byte, scanInSplit bool) *ResourceList {
 		ok bool
 	)
 	if scanInSplit {
-		sp, ok = scan.SplitScan(in, &scan.Scanner{})
+		s := scanners.Get().(*scan.Scanner)
+		sp, ok = scan.SplitScan(in, s)
+		scanners.Put(s)
 	} else {
 		sp, ok = scan.Split(in)
 	}
@@ -87,7 +94,7 @@ func (rl *ResourceList) scanItems(sp *scan.List) bool {
 		bad   = make([]bool, w)
 		null  = make([]bool, n) // an empty entry, read by yaml.v3
 	)
-	if sp.Scanned == nil {
+	if !sp.Scanned() {
 		scans = make([]scan.Scanner, w)
 		for w := range scans {
 			scans[w].NoTabs = sp.NoTabs
@@ -98,9 +105,9 @@ func (rl *ResourceList) scanItems(sp *scan.List) bool {
 		it := &slab[i]
 		*it = Item{rl: rl, pos: i, entry: e}
 		rl.items[i] = it
-		if sp.Scanned != nil {
-			if sc := sp.Scanned[i]; sc != nil {
-				it.scan, rl.lazy.glue[i] = sc, sp.Comments[i]
+		if sp.Scanned() {
+			if sc, comment := sp.Item(i); sc != nil {
+				it.scan, rl.lazy.glue[i] = sc, comment
 				return
 			}
 		} else if s := &scans[w]; s.Scan(rl.src, int(e.Start), int(e.End), sp.SeqCol) {

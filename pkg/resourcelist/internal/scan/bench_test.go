@@ -21,8 +21,8 @@ func BenchmarkScan(b *testing.B) {
 		if !ok {
 			b.Fatal("not split")
 		}
-		for _, it := range l.Scanned {
-			if it == nil {
+		for i := range l.Entries {
+			if it, _ := l.Item(i); it == nil {
 				b.Fatal("not sure")
 			}
 		}

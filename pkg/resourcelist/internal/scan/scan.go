@@ -83,6 +83,7 @@ type Scanner struct {
 	// NoTabs tells the scan that its input has no tab (List.NoTabs): it
 	// does not look for one on each line.
 	NoTabs bool
+	kept   kept // what SplitScan keeps of the entries
 }
 
 // maxDepth bounds the nesting the scan follows.

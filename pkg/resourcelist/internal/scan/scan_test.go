@@ -101,21 +101,21 @@ func checkScan(t *testing.T, in []byte) {
 	if !ok {
 		t.Fatalf("Split is sure of the list, SplitScan not\ninput:\n%s", in)
 	}
-	opts := []cmp.Option{cmp.AllowUnexported(Item{}, span{}), cmpopts.IgnoreUnexported(List{}), cmpopts.IgnoreFields(List{}, "Scanned", "Comments")}
-	if diff := cmp.Diff(l, fused, opts...); diff != "" {
+	if diff := cmp.Diff(l, fused, cmpopts.IgnoreUnexported(List{})); diff != "" {
 		t.Fatalf("List (-Split +SplitScan):\n%s\ninput:\n%s", diff, in)
 	}
 	for i, e := range l.Entries {
 		start, end := int(e.Start), int(e.End)
 		sure := s.Scan(in, start, end, l.SeqCol)
-		if sure != (fused.Scanned[i] != nil) || sure && s.Comment() != fused.Comments[i] {
+		fi, comment := fused.Item(i)
+		if sure != (fi != nil) || sure && s.Comment() != comment {
 			t.Fatalf("entry %d: Scan sure = %v, SplitScan not, or not of the comment\ninput:\n%s", i, sure, in)
 		}
 		if !sure {
 			continue
 		}
 		item := s.Item()
-		if diff := cmp.Diff(item, fused.Scanned[i], opts...); diff != "" {
+		if diff := cmp.Diff(scanned(item), scanned(fi)); diff != "" || item.Nodes() != fi.Nodes() || item.Path() != fi.Path() {
 			t.Fatalf("entry %d: item (-Scan +SplitScan):\n%s\ninput:\n%s", i, diff, in)
 		}
 		n, ok := v3Entry(in[start:end], int(e.Line))

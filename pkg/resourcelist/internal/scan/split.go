@@ -22,11 +22,9 @@ type List struct {
 	// NoTabs is set when the list has no tab anywhere: a Scanner of its
 	// entries need not look for one on every line (Scanner.NoTabs).
 	NoTabs bool
-	// Scanned is, when SplitScan made the list, what the scan read of each
-	// entry (Scanner.Item), nil where it was unsure; Comments is what
-	// Scanner.Comment reported of each entry it was sure of.
-	Scanned  []*Item
-	Comments []bool
+	// scanned is, when SplitScan made the list, what the scan read of each
+	// entry.
+	scanned []entryScanned
 }
 
 // RootKey is a key of the ResourceList and its value: its lines, from the
@@ -55,8 +53,8 @@ func Split(src []byte) (*List, bool) {
 }
 
 // SplitScan is Split, and it scans every entry with s as Scanner.Scan
-// would, in the same pass over the items' lines: the list's Scanned and
-// Comments say what the scan read. It sets s.NoTabs.
+// would, in the same pass over the items' lines: the list's Item says what
+// the scan read. It sets s.NoTabs.
 func SplitScan(src []byte, s *Scanner) (*List, bool) {
 	return split(src, s)
 }
@@ -73,9 +71,13 @@ func split(src []byte, s *Scanner) (*List, bool) {
 	l := &List{src: src, NoTabs: !tabs}
 	if s != nil {
 		s.NoTabs = l.NoTabs
+		s.kept.items, s.kept.text, s.kept.kvs = s.kept.items[:0], s.kept.text[:0], s.kept.kvs[:0]
 	}
 	if !l.root(s) {
 		return nil, false
+	}
+	if s != nil {
+		l.scanned = s.keptItems()
 	}
 	return l, true
 }
@@ -249,12 +251,12 @@ loop:
 				sp.Entries[n-1].End = int32(i)
 			}
 			if col >= 0 {
-				es.end(sp)
-			} else if n := len(sp.Scanned); n > 0 {
+				es.end()
+			} else if es.s != nil && len(sp.Entries) > 0 {
 				// items written twice: the last entry of the first now
 				// runs to here, over the second's key, which its scan
 				// would not be sure of.
-				sp.Scanned[n-1], sp.Comments[n-1] = nil, false
+				es.s.kept.items[len(es.s.kept.items)-1] = entryScanned{}
 			}
 			sp.Entries, col, floor = append(sp.Entries, e), ind, i
 			es.start(src, l, ind, i)
@@ -269,7 +271,7 @@ loop:
 		return 0, 0, false // no items: the list is read whole
 	}
 	sp.Entries[len(sp.Entries)-1].End = int32(i)
-	es.end(sp)
+	es.end()
 	sp.Keys[len(sp.Keys)-1].End = i
 	sp.SeqCol = col
 	return i, line, true
@@ -302,19 +304,13 @@ func (es *entryScan) line(l []byte, ind, at, col int) {
 	}
 }
 
-// end ends the scan of an entry: the list's Scanned and Comments get what
-// it read.
-func (es *entryScan) end(sp *List) {
+// end ends the scan of an entry: the Scanner keeps what it read.
+func (es *entryScan) end() {
 	if es.s == nil {
 		return
 	}
-	var it *Item
-	comment := false
-	if es.sure && es.s.finish() {
-		it, comment = es.s.Item(), es.s.Comment()
-	}
-	sp.Scanned = append(sp.Scanned, it)
-	sp.Comments = append(sp.Comments, comment)
+	sure := es.sure && es.s.finish()
+	es.s.keep(sure, sure && es.s.Comment())
 	es.sure = false
 }
 
