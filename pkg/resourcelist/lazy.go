@@ -23,8 +23,9 @@ const maxScanInSplit = 1 << 20
 
 // scanners are the Scanners SplitScan reads lists with, reused from list
 // to list: their buffers, at most about the size of a list they read (a
-// megabyte), are then grown once.
-var scanners = sync.Pool{New: func() any { return new(scan.Scanner) }}
+// megabyte), are then grown once. A few are kept (a sync.Pool would drop
+// them at every collection), and none holds a list.
+var scanners = make(chan *scan.Scanner, 4)
 
 // A ResourceList read lazily: its root keys are found line by line (each
 // at column 0, its value on the lines below), every key but the items is
@@ -60,9 +61,17 @@ func readLazy(in []byte, scanInSplit bool) *ResourceList {
 		ok bool
 	)
 	if scanInSplit {
-		s := scanners.Get().(*scan.Scanner)
+		var s *scan.Scanner
+		select {
+		case s = <-scanners:
+		default:
+			s = new(scan.Scanner)
+		}
 		sp, ok = scan.SplitScan(in, s)
-		scanners.Put(s)
+		select {
+		case scanners <- s:
+		default:
+		}
 	} else {
 		sp, ok = scan.Split(in)
 	}

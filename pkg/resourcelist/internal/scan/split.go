@@ -68,16 +68,21 @@ func split(src []byte, s *Scanner) (*List, bool) {
 	if !ok {
 		return nil, false
 	}
-	l := &List{src: src, NoTabs: !tabs}
+	l := &List{src: src, NoTabs: !tabs, Entries: make([]Entry, 0, 16)}
+	l.Keys, l.KeyLines, l.Before = make([]RootKey, 0, 4), make([]int, 0, 4), make([]bool, 0, 4)
 	if s != nil {
 		s.NoTabs = l.NoTabs
 		s.kept.items, s.kept.text, s.kept.kvs = s.kept.items[:0], s.kept.text[:0], s.kept.kvs[:0]
 	}
-	if !l.root(s) {
-		return nil, false
-	}
+	ok = l.root(s)
 	if s != nil {
-		l.scanned = s.keptItems()
+		s.keys.reset(nil) // holds no list
+		if ok {
+			l.scanned = s.keptItems()
+		}
+	}
+	if !ok {
+		return nil, false
 	}
 	return l, true
 }
@@ -209,12 +214,30 @@ func rootKeyLine(l []byte) (name string, rest []byte, ok bool) {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 		case j > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/'):
 		case j > 0 && c == ':' && (j+1 == len(l) || l[j+1] == ' '):
-			return string(l[:j]), l[j+1:], true
+			return rootKeyName(l[:j]), l[j+1:], true
 		default:
 			return "", nil, false
 		}
 	}
 	return "", nil, false
+}
+
+// rootKeyName returns name as a string, without a copy for the keys of a
+// ResourceList.
+func rootKeyName(name []byte) string {
+	switch string(name) {
+	case "apiVersion":
+		return "apiVersion"
+	case "kind":
+		return "kind"
+	case "items":
+		return "items"
+	case "functionConfig":
+		return "functionConfig"
+	case "results":
+		return "results"
+	}
+	return string(name)
 }
 
 // split finds the items' entries, from the line after "items:" (at start,
