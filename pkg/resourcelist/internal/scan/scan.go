@@ -199,15 +199,16 @@ func (s *Scanner) dash(line []byte, col int) bool {
 // content reads a line of block structure at indentation ind.
 func (s *Scanner) content(line []byte, ind int) bool {
 	dash := isDash(line, ind)
-	if p := s.pend; p.active {
-		s.pend.active = false
+	if s.pend.active {
+		p := &s.pend
+		p.active = false
 		if ind > p.indent || (ind == p.indent && p.key && dash) {
 			if !s.push(ind, dash, p.f) {
 				return false
 			}
 			return s.inFrame(line, ind, dash)
 		}
-		if !s.nullAt(p) {
+		if !s.nullAt(*p) {
 			return false
 		}
 	}

@@ -256,11 +256,14 @@ func (sp *List) split(start, line int, rest []byte, s *Scanner) (int, int, bool)
 	floor := sp.Keys[len(sp.Keys)-1].Start
 	es := entryScan{s: s}
 	i := start
+	above := false // the line above may be a comment line (isCommentLine)
 loop:
 	for i < len(src) {
 		e, next := lineEnd(src, i)
 		l := src[i:e]
-		switch ind := spaces(l); {
+		ind := spaces(l)
+		comment := ind < len(l) && (l[ind] == '#' || l[ind] == '\t')
+		switch {
 		case ind == len(l), col >= 0 && ind > col:
 			es.line(l, ind, i, col)
 		case l[ind] == '#':
@@ -269,7 +272,10 @@ loop:
 		case l[ind] == '\t':
 			return 0, 0, false
 		case isDash(l, ind) && (col < 0 || ind == col):
-			e := NewEntry(src, i, line, floor)
+			e := Entry{Start: int32(i), Line: int32(line), Above: int32(i)}
+			if above {
+				e = NewEntry(src, i, line, floor)
+			}
 			if n := len(sp.Entries); n > 0 {
 				sp.Entries[n-1].End = int32(i)
 			}
@@ -288,7 +294,7 @@ loop:
 		default:
 			return 0, 0, false
 		}
-		i, line = next, line+1
+		i, line, above = next, line+1, comment
 	}
 	if col < 0 {
 		return 0, 0, false // no items: the list is read whole
