@@ -290,9 +290,12 @@ func (s *Scanner) push(ind int, seq bool, f field) bool {
 		s.stack = append(s.stack, frame{})
 	}
 	fr := &s.stack[len(s.stack)-1]
-	fr.indent, fr.seq, fr.f, fr.node, fr.start = ind, seq, f, nil, 0
-	if s.b != nil {
+	fr.indent, fr.seq, fr.f, fr.start = ind, seq, f, 0
+	switch {
+	case s.b != nil:
 		fr.node, fr.start = s.b.open(seq, false, ind)
+	case fr.node != nil: // not written when nil already: a write barrier
+		fr.node = nil
 	}
 	return true
 }

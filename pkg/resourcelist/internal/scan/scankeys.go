@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // The scan refuses a key written twice in one mapping as yaml.v3 does when
@@ -43,7 +44,7 @@ const maxKept = 1 << 12
 func (kc *keyCheck) begin() {
 	if kc != nil {
 		kc.maps++
-		kc.sets = append(kc.sets, keySet{from: int32(len(kc.keys)), id: kc.maps})
+		add(&kc.sets, keySet{from: int32(len(kc.keys)), id: kc.maps})
 	}
 }
 
@@ -77,7 +78,7 @@ func (kc *keyCheck) unique(k []byte, at uint32) bool {
 			return false
 		}
 	}
-	kc.keys = append(kc.keys, keyRef{head, at, uint32(len(k))})
+	add(&kc.keys, keyRef{head, at, uint32(len(k))})
 	return true
 }
 
@@ -162,6 +163,28 @@ func (kc *keyCheck) reset(src []byte) {
 		kc.sets, kc.keys, kc.text, kc.maps = kc.sets[:0], kc.keys[:0], kc.text[:0], 0
 		kc.big.reset()
 	}
+}
+
+// add appends v to *list. While it has room, only the list's length is
+// written, not its pointer again: a pointer written while the garbage
+// collector runs costs a write barrier (append writes it every time).
+func add[T any](list *[]T, v T) {
+	if n := len(*list); n < cap(*list) {
+		*list = (*list)[:n+1]
+		(*list)[n] = v
+		return
+	}
+	*list = append(*list, v)
+}
+
+// addBytes is add for the bytes of b.
+func addBytes(list *[]byte, b []byte) {
+	n := len(*list)
+	if cap(*list)-n < len(b) {
+		*list = slices.Grow(*list, len(b))
+	}
+	*list = (*list)[:n+len(b)]
+	copy((*list)[n:], b)
 }
 
 // hashSet is a set of hashes (never 0) by open addressing, reused from

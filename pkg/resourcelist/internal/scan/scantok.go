@@ -172,7 +172,7 @@ func (s *Scanner) decode(line []byte, t tok) (span, bool) {
 	if t.escaped() {
 		s.text = appendScalar(s.text, line[t.start:t.end], t)
 	} else {
-		s.text = append(s.text, line[t.start:t.end]...)
+		addBytes(&s.text, line[t.start:t.end])
 	}
 	if len(s.text) > 1<<31 {
 		return span{}, false
