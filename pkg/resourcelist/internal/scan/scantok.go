@@ -2,6 +2,8 @@ package scan
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -60,6 +62,8 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	stops := &blockStops
 	if flow {
 		stops = &flowStops
+	} else {
+		j = nextStop(line, k)
 	}
 loop:
 	for ; j < len(line); j++ {
@@ -98,6 +102,27 @@ var (
 	blockStops = [256]bool{':': true, '#': true}
 	flowStops  = [256]bool{':': true, '#': true, ',': true, '[': true, ']': true, '{': true, '}': true, '?': true}
 )
+
+// nextStop returns where the first colon or hash at or after line[k] is,
+// or a place before it (at most len(line)). It reads 8 bytes at a time, up
+// to line's capacity (what lies past line is left out): no branch per
+// byte, whose count changes from scalar to scalar.
+func nextStop(line []byte, k int) int {
+	for ; k+8 <= cap(line) && k < len(line); k += 8 {
+		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
+		if m := zeros(w^':'*ones) | zeros(w^'#'*ones); m != 0 {
+			return min(k+bits.TrailingZeros64(m)/8, len(line))
+		}
+	}
+	return min(k, len(line))
+}
+
+// zeros has the high bit set of the first byte of w that is 0 (the lowest
+// one: no borrow reaches it), and maybe of later ones; it is 0 when w has
+// no 0 byte.
+func zeros(w uint64) uint64 {
+	return (w - ones) &^ w & (0x80 * ones)
+}
 
 func trimRight(line []byte, start, end int) int {
 	for end > start && line[end-1] == ' ' {
