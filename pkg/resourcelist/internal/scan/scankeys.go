@@ -30,6 +30,9 @@ type keyCheck struct {
 type keySet struct {
 	from, n int32
 	id      uint32 // tells its hashes apart in keyCheck.big
+	// seen has a bit set for each key kept in keyCheck.keys (headBit): a
+	// key whose bit is not set is none of them, and is compared with none.
+	seen uint64
 }
 
 // smallMapping is the most keys a mapping has for the scan to compare a
@@ -73,13 +76,23 @@ func (kc *keyCheck) unique(k []byte, at uint32) bool {
 		return kc.uniqueBig(ks, k)
 	}
 	head := load8(k)
-	for _, o := range kc.keys[ks.from:] {
-		if o.head == head && int(o.n) == len(k) && (len(k) <= 8 || bytes.Equal(kc.bytes(o), k)) {
-			return false
+	if bit := headBit(head, len(k)); ks.seen&bit == 0 {
+		ks.seen |= bit
+	} else {
+		for _, o := range kc.keys[ks.from:] {
+			if o.head == head && int(o.n) == len(k) && (len(k) <= 8 || bytes.Equal(kc.bytes(o), k)) {
+				return false
+			}
 		}
 	}
 	add(&kc.keys, keyRef{head, at, uint32(len(k))})
 	return true
+}
+
+// headBit returns the bit of keySet.seen of a key of length n whose first
+// 8 bytes are head: keys alike have the same.
+func headBit(head uint64, n int) uint64 {
+	return 1 << ((head ^ uint64(n)) * 0x9e3779b97f4a7c15 >> 58)
 }
 
 // uniqueEscaped is unique for a quoted key with escapes, t in line.

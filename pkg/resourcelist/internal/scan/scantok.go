@@ -104,13 +104,17 @@ var (
 )
 
 // nextStop returns where the first colon or hash at or after line[k] is,
-// or a place before it (at most len(line)). It reads 8 bytes at a time, up
-// to line's capacity (what lies past line is left out): no branch per
-// byte, whose count changes from scalar to scalar.
-func nextStop(line []byte, k int) int {
+// or a place before it (at most len(line)).
+func nextStop(line []byte, k int) int { return nextOf(line, k, ':', '#') }
+
+// nextOf returns where the first byte a or b at or after line[k] is, or a
+// place before it (at most len(line)). It reads 8 bytes at a time, up to
+// line's capacity (what lies past line is left out): no branch per byte,
+// whose count changes from scalar to scalar.
+func nextOf(line []byte, k int, a, b byte) int {
 	for ; k+8 <= cap(line) && k < len(line); k += 8 {
 		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
-		if m := zeros(w^':'*ones) | zeros(w^'#'*ones); m != 0 {
+		if m := zeros(w^uint64(a)*ones) | zeros(w^uint64(b)*ones); m != 0 {
 			return min(k+bits.TrailingZeros64(m)/8, len(line))
 		}
 	}
@@ -152,7 +156,7 @@ func plainStart(line []byte, k int, flow bool) bool {
 func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	q := line[k]
 	escaped, j := false, k+1
-	for ; j < len(line); j++ {
+	for j = nextOf(line, j, q, '\\'); j < len(line); j = nextOf(line, j+1, q, '\\') {
 		c := line[j]
 		if q == '\'' && c == '\'' {
 			if j+1 < len(line) && line[j+1] == '\'' {

@@ -3,11 +3,13 @@ package scan
 import "testing"
 
 // wordTexts are lines for the 8-bytes-at-a-time readers: spaces of every
-// count up to and past a word, stops at every place, bytes of every kind.
+// count up to and past a word, stops and quotes at every place, bytes of
+// every kind.
 var wordTexts = []string{
 	"apiVersion: apps/v1 # c\nconfig.kubernetes.io/path:'a#b'  ::##\xff\x00:",
 	"                 x\n        \n       \n         -  ",
 	" a:b#c d:e#  f\t: :\r\n#\x80:",
+	`"a\"b" 'it''s' "\\" 'c:\d'  "longer than a word\n"`,
 }
 
 // eachLine calls f with every part of every text as a line (of every
@@ -41,18 +43,25 @@ func TestSpaces(t *testing.T) {
 	})
 }
 
-// TestNextStop: nextStop, 8 bytes at a time, finds no place past the first
-// colon or hash at or after k that a byte at a time finds, nor before k.
-func TestNextStop(t *testing.T) {
+// TestNextOf: nextOf (nextStop's colon or hash, a quoted scalar's quote
+// or backslash), 8 bytes at a time, finds no place past the first of its
+// two bytes at or after k that a byte at a time finds, nor before k.
+func TestNextOf(t *testing.T) {
 	t.Parallel()
 	eachLine(func(line []byte) {
-		for k := range len(line) {
-			want := k
-			for want < len(line) && line[want] != ':' && line[want] != '#' {
-				want++
-			}
-			if got := nextStop(line, k); got > want || got < k {
-				t.Fatalf("nextStop(%q (capacity %d), %d) = %d, the first stop is at %d", line, cap(line), k, got, want)
+		for _, ab := range []string{":#", "'\\", "\"\\"} {
+			for k := range len(line) {
+				want := k
+				for want < len(line) && line[want] != ab[0] && line[want] != ab[1] {
+					want++
+				}
+				got := nextOf(line, k, ab[0], ab[1])
+				if ab == ":#" {
+					got = nextStop(line, k)
+				}
+				if got > want || got < k {
+					t.Fatalf("nextOf(%q (capacity %d), %d, %q) = %d, the first is at %d", line, cap(line), k, ab, got, want)
+				}
 			}
 		}
 	})
