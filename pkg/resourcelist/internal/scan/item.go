@@ -175,21 +175,30 @@ func (sp span) at(base uint32) span {
 func (s *Scanner) Comment() bool { return s.comment }
 
 // kept is what SplitScan keeps of the entries while it reads them, in
-// buffers of its Scanner reused from list to list: at the end, the list
-// gets copies of them sized for it (keptItems).
+// buffers of its Scanner reused from list to list, with no pointers (their
+// growth costs no write barriers): at the end, the list gets its items made
+// of them (keptItems).
 type kept struct {
-	items []entryScanned
+	items []keptItem
 	text  []byte // the items' strings, end to end
 	kvs   []span // their labels and annotations, end to end
 }
 
-// entryScanned is what SplitScan read of an entry: its item (sure), whose
-// spans lie in the list's text, its labels and annotations from and to in
-// the list's spans; and whether the entry ends with a comment
-// (Scanner.Comment).
+// keptItem is what SplitScan read of an entry: its Item's fields but its
+// text (the list's) and its labels and annotations (from and to in the
+// list's), and whether it was sure of the entry and the entry ends with a
+// comment (Scanner.Comment).
+type keptItem struct {
+	vals                     [4]span
+	from, to                 uint32
+	nLabels, nodes           int
+	hasLabels, hasAnnotation bool
+	sure, comment            bool
+}
+
+// entryScanned is what SplitScan read of an entry, in the list.
 type entryScanned struct {
 	item          Item
-	from, to      uint32
 	sure, comment bool
 }
 
@@ -200,30 +209,35 @@ func (s *Scanner) keep(sure, comment bool) {
 	k := &s.kept
 	base := len(k.text)
 	if !sure || base+len(s.text) >= static {
-		k.items = append(k.items, entryScanned{})
+		add(&k.items, keptItem{})
 		return
 	}
-	k.text = append(k.text, s.text...)
-	it := Item{hasLabels: s.hasLbl, hasAnnotation: s.hasAnn, nodes: s.nodes}
+	addBytes(&k.text, s.text)
+	it := keptItem{hasLabels: s.hasLbl, hasAnnotation: s.hasAnn, nodes: s.nodes, sure: true, comment: comment}
 	for i, v := range s.vals {
 		it.vals[i] = v.at(uint32(base))
 	}
-	from := len(k.kvs)
+	it.from = uint32(len(k.kvs))
 	k.kvs, it.nLabels = s.appendKVs(k.kvs, uint32(base))
-	k.items = append(k.items, entryScanned{item: it, from: uint32(from), to: uint32(len(k.kvs)), sure: true, comment: comment})
+	it.to = uint32(len(k.kvs))
+	add(&k.items, it)
 }
 
-// keptItems returns copies of what keep kept, sized for them, each item's
-// text and labels and annotations in place, and forgets them.
+// keptItems returns the items keep kept, their text and their labels and
+// annotations copied for them, and forgets them.
 func (s *Scanner) keptItems() []entryScanned {
 	k := &s.kept
-	items := slices.Clone(k.items)
+	items := make([]entryScanned, len(k.items))
 	text, kvs := string(k.text), slices.Clone(k.kvs)
-	for i := range items {
+	for i, r := range k.items {
+		if !r.sure {
+			continue
+		}
 		e := &items[i]
-		e.item.text = text
-		if e.to > e.from {
-			e.item.kvs = kvs[e.from:e.to:e.to]
+		e.sure, e.comment = true, r.comment
+		e.item = Item{text: text, vals: r.vals, nLabels: r.nLabels, hasLabels: r.hasLabels, hasAnnotation: r.hasAnnotation, nodes: r.nodes}
+		if r.to > r.from {
+			e.item.kvs = kvs[r.from:r.to:r.to]
 		}
 	}
 	k.items, k.text, k.kvs = k.items[:0], k.text[:0], k.kvs[:0]

@@ -285,7 +285,7 @@ loop:
 				// items written twice: the last entry of the first now
 				// runs to here, over the second's key, which its scan
 				// would not be sure of.
-				es.s.kept.items[len(es.s.kept.items)-1] = entryScanned{}
+				es.s.kept.items[len(es.s.kept.items)-1] = keptItem{}
 			}
 			sp.Entries, col, floor = append(sp.Entries, e), ind, i
 			es.start(src, l, ind, i)
