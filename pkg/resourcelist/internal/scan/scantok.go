@@ -62,6 +62,7 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	stops := &blockStops
 	if flow {
 		stops = &flowStops
+		j = nextFlowStop(line, k)
 	} else {
 		j = nextStop(line, k)
 	}
@@ -115,6 +116,21 @@ func nextOf(line []byte, k int, a, b byte) int {
 	for ; k+8 <= cap(line) && k < len(line); k += 8 {
 		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
 		if m := zeros(w^uint64(a)*ones) | zeros(w^uint64(b)*ones); m != 0 {
+			return min(k+bits.TrailingZeros64(m)/8, len(line))
+		}
+	}
+	return min(k, len(line))
+}
+
+// nextFlowStop returns where the first of the flowStops at or after
+// line[k] is, or a place before it (at most len(line)), as nextOf does.
+func nextFlowStop(line []byte, k int) int {
+	for ; k+8 <= cap(line) && k < len(line); k += 8 {
+		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
+		b := w | 0x20*ones // '[' and '{' are then '{', ']' and '}' are '}'
+		m := zeros(w^':'*ones) | zeros(w^'#'*ones) | zeros(w^','*ones) | zeros(w^'?'*ones) |
+			zeros(b^'{'*ones) | zeros(b^'}'*ones)
+		if m != 0 {
 			return min(k+bits.TrailingZeros64(m)/8, len(line))
 		}
 	}

@@ -10,6 +10,7 @@ var wordTexts = []string{
 	"                 x\n        \n       \n         -  ",
 	" a:b#c d:e#  f\t: :\r\n#\x80:",
 	`"a\"b" 'it''s' "\\" 'c:\d'  "longer than a word\n"`,
+	"{a: [b, c]}, {d?e}[;{=}]  ;;;;;;;;{;;;;;;;;[;;;;;;;;?;;;;;;;;};;;;;;;;]{{{{",
 }
 
 // eachLine calls f with every part of every text as a line (of every
@@ -62,6 +63,24 @@ func TestNextOf(t *testing.T) {
 				if got > want || got < k {
 					t.Fatalf("nextOf(%q (capacity %d), %d, %q) = %d, the first is at %d", line, cap(line), k, ab, got, want)
 				}
+			}
+		}
+	})
+}
+
+// TestNextFlowStop: nextFlowStop, 8 bytes at a time, finds no place past
+// the first of the flowStops at or after k that a byte at a time finds,
+// nor before k.
+func TestNextFlowStop(t *testing.T) {
+	t.Parallel()
+	eachLine(func(line []byte) {
+		for k := range len(line) {
+			want := k
+			for want < len(line) && !flowStops[line[want]] {
+				want++
+			}
+			if got := nextFlowStop(line, k); got > want || got < k {
+				t.Fatalf("nextFlowStop(%q (capacity %d), %d) = %d, the first stop is at %d", line, cap(line), k, got, want)
 			}
 		}
 	})
