@@ -56,25 +56,11 @@ func parseLazy(in []byte) *ResourceList {
 
 // readLazy is parseLazy, the items scanned as they are split or after.
 func readLazy(in []byte, scanInSplit bool) *ResourceList {
-	var (
-		sp *scan.List
-		ok bool
-	)
+	split := scan.Split
 	if scanInSplit {
-		var s *scan.Scanner
-		select {
-		case s = <-scanners:
-		default:
-			s = new(scan.Scanner)
-		}
-		sp, ok = scan.SplitScan(in, s)
-		select {
-		case scanners <- s:
-		default:
-		}
-	} else {
-		sp, ok = scan.Split(in)
+		split = splitScan
 	}
+	sp, ok := split(in)
 	if !ok {
 		return nil
 	}
@@ -84,6 +70,22 @@ func readLazy(in []byte, scanInSplit bool) *ResourceList {
 	}
 	rl.layout = layout{ok: true, keys: sp.Keys, entries: len(rl.items) > 0, seqCol: sp.SeqCol + 1}
 	return rl
+}
+
+// splitScan is scan.SplitScan with one of the scanners.
+func splitScan(in []byte) (*scan.List, bool) {
+	var s *scan.Scanner
+	select {
+	case s = <-scanners:
+	default:
+		s = new(scan.Scanner)
+	}
+	sp, ok := scan.SplitScan(in, s)
+	select {
+	case scanners <- s:
+	default:
+	}
+	return sp, ok
 }
 
 // scanItems scans every entry, the entries shared among a few goroutines

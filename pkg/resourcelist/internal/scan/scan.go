@@ -15,8 +15,6 @@ package scan
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -148,25 +146,6 @@ func lineEnd(src []byte, i int) (end, next int) {
 		end--
 	}
 	return end, next
-}
-
-// spaces returns how many spaces line starts with. It reads 8 bytes at a
-// time, up to line's capacity (what lies past line is left out): no branch
-// per space, whose count changes from line to line.
-func spaces(line []byte) int {
-	i := 0
-	for ; i+8 <= cap(line); i += 8 {
-		if x := binary.LittleEndian.Uint64(line[i:i+8:cap(line)]) ^ ' '*ones; x != 0 {
-			return min(i+bits.TrailingZeros64(x)/8, len(line))
-		}
-		if i+8 >= len(line) {
-			return len(line)
-		}
-	}
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
-	return i
 }
 
 // line reads a line of the entry, which starts with ind spaces; first

@@ -279,14 +279,7 @@ loop:
 			if n := len(sp.Entries); n > 0 {
 				sp.Entries[n-1].End = int32(i)
 			}
-			if col >= 0 {
-				es.end()
-			} else if es.s != nil && len(sp.Entries) > 0 {
-				// items written twice: the last entry of the first now
-				// runs to here, over the second's key, which its scan
-				// would not be sure of.
-				es.s.kept.items[len(es.s.kept.items)-1] = keptItem{}
-			}
+			es.next(col >= 0, len(sp.Entries) > 0)
 			sp.Entries, col, floor = append(sp.Entries, e), ind, i
 			es.start(src, l, ind, i)
 		case ind == 0 && col >= 0:
@@ -330,6 +323,21 @@ func (es *entryScan) line(l []byte, ind, at, col int) {
 	if es.sure && col >= 0 {
 		es.s.at = at
 		es.sure = es.s.line(l, ind, false, col)
+	}
+}
+
+// next ends the scan of the entry before a dash, when one began in this
+// items key. Otherwise, if earlier, the dash is the first of a second items
+// key, and the entry before it the last of the first, which split lets
+// run to here: its scan would not be sure of the lines it now has, the
+// key's among them.
+func (es *entryScan) next(began, earlier bool) {
+	switch {
+	case es.s == nil:
+	case began:
+		es.end()
+	case earlier:
+		es.s.kept.items[len(es.s.kept.items)-1] = keptItem{}
 	}
 }
 
