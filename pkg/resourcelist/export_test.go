@@ -6,6 +6,10 @@ import "sigs.k8s.io/kustomize/kyaml/yaml"
 // it cannot read the list lazily: the equivalence tests hold Parse to it.
 func ParseFull(in []byte) (*ResourceList, error) { return parseFull(in) }
 
+// ParseSplitFirst reads a list lazily as Parse does a large one: split
+// first, then its entries scanned (nil when it reads the list whole).
+func ParseSplitFirst(in []byte) *ResourceList { return readLazy(in, false) }
+
 // Lazy reports whether the list was read lazily.
 func (rl *ResourceList) Lazy() bool { return rl.doc == nil && rl.src != nil }
 

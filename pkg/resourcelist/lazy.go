@@ -15,6 +15,18 @@ import (
 // list is split: scanning one takes about a microsecond.
 const minScanRun = 1024
 
+// maxScanInSplit is the size of the largest list whose items are scanned as
+// they are split, in one pass over their lines (scan.SplitScan): a larger
+// one, which may have enough items for a few goroutines, is split first,
+// then its entries are scanned, shared among them.
+const maxScanInSplit = 1 << 20
+
+// scanners are the Scanners SplitScan reads lists with, reused from list
+// to list: their buffers, at most about the size of a list they read (a
+// megabyte), are then grown once. A few are kept (a sync.Pool would drop
+// them at every collection), and none holds a list.
+var scanners = make(chan *scan.Scanner, 4)
+
 // A ResourceList read lazily: its root keys are found line by line (each
 // at column 0, its value on the lines below), every key but the items is
 // parsed by yaml.v3 on its own, and the items are split at their dashes
@@ -39,7 +51,16 @@ type lazyList struct {
 // parseLazy reads a ResourceList lazily, or returns nil when the list is
 // to be parsed whole (which also gives the errors).
 func parseLazy(in []byte) *ResourceList {
-	sp, ok := scan.Split(in)
+	return readLazy(in, len(in) <= maxScanInSplit)
+}
+
+// readLazy is parseLazy, the items scanned as they are split or after.
+func readLazy(in []byte, scanInSplit bool) *ResourceList {
+	split := scan.Split
+	if scanInSplit {
+		split = splitScan
+	}
+	sp, ok := split(in)
 	if !ok {
 		return nil
 	}
@@ -51,9 +72,25 @@ func parseLazy(in []byte) *ResourceList {
 	return rl
 }
 
-// scanItems scans every entry, the entries shared among a few goroutines, and
-// makes the items: with the header the scan read, or, where it was unsure,
-// the one yaml.v3 reads from the entry.
+// splitScan is scan.SplitScan with one of the scanners.
+func splitScan(in []byte) (*scan.List, bool) {
+	var s *scan.Scanner
+	select {
+	case s = <-scanners:
+	default:
+		s = new(scan.Scanner)
+	}
+	sp, ok := scan.SplitScan(in, s)
+	select {
+	case scanners <- s:
+	default:
+	}
+	return sp, ok
+}
+
+// scanItems scans every entry, the entries shared among a few goroutines
+// (unless SplitScan did already), and makes the items: with the header the
+// scan read, or, where it was unsure, the one yaml.v3 reads from the entry.
 func (rl *ResourceList) scanItems(sp *scan.List) bool {
 	n := len(sp.Entries)
 	if n == 0 {
@@ -64,19 +101,27 @@ func (rl *ResourceList) scanItems(sp *scan.List) bool {
 	rl.lazy = &lazyList{glue: make([]bool, n), lead: sp.Lead}
 	var (
 		w     = parallel.Workers(n, minScanRun)
-		scans = make([]scan.Scanner, w)
+		scans []scan.Scanner
 		bad   = make([]bool, w)
 		null  = make([]bool, n) // an empty entry, read by yaml.v3
 	)
-	for w := range scans {
-		scans[w].NoTabs = sp.NoTabs
+	if !sp.Scanned() {
+		scans = make([]scan.Scanner, w)
+		for w := range scans {
+			scans[w].NoTabs = sp.NoTabs
+		}
 	}
 	parallel.Do(n, w, func(w, i int) {
 		e := sp.Entries[i]
 		it := &slab[i]
 		*it = Item{rl: rl, pos: i, entry: e}
 		rl.items[i] = it
-		if s := &scans[w]; s.Scan(rl.src, int(e.Start), int(e.End), sp.SeqCol) {
+		if sp.Scanned() {
+			if sc, comment := sp.Item(i); sc != nil {
+				it.scan, rl.lazy.glue[i] = sc, comment
+				return
+			}
+		} else if s := &scans[w]; s.Scan(rl.src, int(e.Start), int(e.End), sp.SeqCol) {
 			it.scan = s.Item()
 			rl.lazy.glue[i] = s.Comment()
 			return

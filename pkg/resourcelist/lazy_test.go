@@ -57,6 +57,7 @@ func checkLazy(t *testing.T, in []byte) {
 		return
 	}
 	all := func(resourcelist.Header) bool { return true }
+	checkSplitFirst(t, in, lazy)
 	li, fi := lazy.Select(all), full.Select(all)
 	if len(li) != len(fi) {
 		t.Fatalf("items: %d lazy, %d whole\ninput:\n%s", len(li), len(fi), in)
@@ -183,6 +184,33 @@ func TestLazyLarge(t *testing.T) {
 		t.Fatalf("the list is not read lazily: %v", err)
 	}
 	checkLazy(t, in)
+}
+
+// checkSplitFirst fails when the lazy reading of a large list (split
+// first, then scanned) differs from Parse's of in (lazy): whether it reads
+// the list lazily, which items it scans, their headers.
+func checkSplitFirst(t *testing.T, in []byte, lazy *resourcelist.ResourceList) {
+	t.Helper()
+	split := resourcelist.ParseSplitFirst(in)
+	if (split != nil) != lazy.Lazy() {
+		t.Fatalf("read lazily: split first %v, Parse %v\ninput:\n%s", split != nil, lazy.Lazy(), in)
+	}
+	if split == nil {
+		return
+	}
+	all := func(resourcelist.Header) bool { return true }
+	var want, got []resourcelist.Header
+	for _, it := range lazy.Select(all) {
+		want = append(want, it.Header())
+	}
+	for _, it := range split.Select(all) {
+		got = append(got, it.Header())
+	}
+	n, of := lazy.Scanned()
+	sn, sof := split.Scanned()
+	if diff := cmp.Diff(want, got); diff != "" || n != sn || of != sof {
+		t.Fatalf("headers (-Parse +split first), scanned %d of %d, %d of %d:\n%s\ninput:\n%s", n, of, sn, sof, diff, in)
+	}
 }
 
 // FuzzLazy holds the lazy reading to reading the list whole with yaml.v3.

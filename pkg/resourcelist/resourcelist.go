@@ -117,6 +117,7 @@ func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Head
 	var (
 		out    []*Item
 		hs, ok = rl.scannedHeaders(maybe)
+		kept   headers
 	)
 	for i, it := range rl.items {
 		if it.state == stateDeleted {
@@ -126,8 +127,7 @@ func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Head
 		switch {
 		case ok != nil && ok[i]:
 			if h = hs[i]; it.node != nil { // kept, as Header keeps it
-				kept := h
-				it.hdr = &kept
+				it.hdr = kept.keep(h, len(rl.items)-i)
 			}
 		case maybe != nil && fromScan(it) && !maybe(it.scan):
 			continue
@@ -136,12 +136,26 @@ func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Head
 		}
 		if match(h) {
 			if it.hdr == nil {
-				it.hdr = &h
+				it.hdr = kept.keep(h, len(rl.items)-i)
 			}
 			out = append(out, it)
 		}
 	}
 	return out
+}
+
+// headers are the headers a selection keeps for its items, made a chunk
+// at a time rather than one by one.
+type headers []Header
+
+// keep returns where h is kept; left is how many items the selection has
+// yet to look at (this one included), at most how many more it keeps.
+func (hs *headers) keep(h Header, left int) *Header {
+	if len(*hs) == cap(*hs) {
+		*hs = make(headers, 0, min(left, 64))
+	}
+	*hs = append(*hs, h)
+	return &(*hs)[len(*hs)-1]
 }
 
 // fromScan reports whether Header reads the item's header from its scan.

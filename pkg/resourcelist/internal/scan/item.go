@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"slices"
+
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/api/v1alpha1"
 )
@@ -118,6 +120,17 @@ func (s *Item) strMap(kvs []span) map[string]string {
 // Item returns what the last Scan read (when it was sure).
 func (s *Scanner) Item() *Item {
 	out := &Item{text: string(s.text), vals: s.vals, hasLabels: s.hasLbl, hasAnnotation: s.hasAnn, nodes: s.nodes}
+	n := s.scalarKVs()
+	if n > 0 {
+		out.kvs = make([]span, 0, n)
+	}
+	out.kvs, out.nLabels = s.appendKVs(out.kvs, 0)
+	return out
+}
+
+// scalarKVs returns how many spans the labels and annotations with a
+// scalar value take (a key and a value each).
+func (s *Scanner) scalarKVs() int {
 	n := 0
 	for _, list := range [][]kv{s.labels, s.annots} {
 		for _, e := range list {
@@ -126,20 +139,33 @@ func (s *Scanner) Item() *Item {
 			}
 		}
 	}
-	if n > 0 {
-		out.kvs = make([]span, 0, n)
-	}
+	return n
+}
+
+// appendKVs appends the labels then the annotations with a scalar value to
+// dst, each span moved by base (but the static ones), and returns dst and
+// how many spans the labels took.
+func (s *Scanner) appendKVs(dst []span, base uint32) ([]span, int) {
+	from, labels := len(dst), 0
 	for i, list := range [][]kv{s.labels, s.annots} {
 		if i == 1 {
-			out.nLabels = len(out.kvs)
+			labels = len(dst) - from
 		}
 		for _, e := range list {
 			if e.scalar {
-				out.kvs = append(out.kvs, e.k, e.v)
+				dst = append(dst, e.k.at(base), e.v.at(base))
 			}
 		}
 	}
-	return out
+	return dst, labels
+}
+
+// at returns the span moved by base, but a static one.
+func (sp span) at(base uint32) span {
+	if sp.start&static != 0 {
+		return sp
+	}
+	return span{sp.start + base, sp.end + base}
 }
 
 // Comment reports whether the last entry scanned ends with a comment line
@@ -147,3 +173,86 @@ func (s *Scanner) Item() *Item {
 // announces what comes next): a comment between two items, which yaml.v3
 // may attach to either.
 func (s *Scanner) Comment() bool { return s.comment }
+
+// kept is what SplitScan keeps of the entries while it reads them, in
+// buffers of its Scanner reused from list to list, with no pointers (their
+// growth costs no write barriers): at the end, the list gets its items made
+// of them (keptItems).
+type kept struct {
+	items []keptItem
+	text  []byte // the items' strings, end to end
+	kvs   []span // their labels and annotations, end to end
+}
+
+// keptItem is what SplitScan read of an entry: its Item's fields but its
+// text (the list's) and its labels and annotations (from and to in the
+// list's), and whether it was sure of the entry and the entry ends with a
+// comment (Scanner.Comment).
+type keptItem struct {
+	vals                     [4]span
+	from, to                 uint32
+	nLabels, nodes           int
+	hasLabels, hasAnnotation bool
+	sure, comment            bool
+}
+
+// entryScanned is what SplitScan read of an entry, in the list.
+type entryScanned struct {
+	item          Item
+	sure, comment bool
+}
+
+// keep keeps what the last Scan read of an entry (when it was sure, and
+// comment is its Comment); it keeps an unsure entry when its strings would
+// take the text past what a span reaches.
+func (s *Scanner) keep(sure, comment bool) {
+	k := &s.kept
+	base := len(k.text)
+	if !sure || base+len(s.text) >= static {
+		add(&k.items, keptItem{})
+		return
+	}
+	addBytes(&k.text, s.text)
+	it := keptItem{hasLabels: s.hasLbl, hasAnnotation: s.hasAnn, nodes: s.nodes, sure: true, comment: comment}
+	for i, v := range s.vals {
+		it.vals[i] = v.at(uint32(base))
+	}
+	it.from = uint32(len(k.kvs))
+	k.kvs, it.nLabels = s.appendKVs(k.kvs, uint32(base))
+	it.to = uint32(len(k.kvs))
+	add(&k.items, it)
+}
+
+// keptItems returns the items keep kept, their text and their labels and
+// annotations copied for them, and forgets them.
+func (s *Scanner) keptItems() []entryScanned {
+	k := &s.kept
+	items := make([]entryScanned, len(k.items))
+	text, kvs := string(k.text), slices.Clone(k.kvs)
+	for i, r := range k.items {
+		if !r.sure {
+			continue
+		}
+		e := &items[i]
+		e.sure, e.comment = true, r.comment
+		e.item = Item{text: text, vals: r.vals, nLabels: r.nLabels, hasLabels: r.hasLabels, hasAnnotation: r.hasAnnotation, nodes: r.nodes}
+		if r.to > r.from {
+			e.item.kvs = kvs[r.from:r.to:r.to]
+		}
+	}
+	k.items, k.text, k.kvs = k.items[:0], k.text[:0], k.kvs[:0]
+	return items
+}
+
+// Scanned reports whether SplitScan made the list: Item tells what the
+// scan read of its entries.
+func (l *List) Scanned() bool { return l.scanned != nil }
+
+// Item returns what SplitScan's scan read of entry i, nil where it was
+// unsure, and what Scanner.Comment reported of it.
+func (l *List) Item(i int) (*Item, bool) {
+	if e := &l.scanned[i]; e.sure {
+		return &e.item, e.comment
+	}
+	return nil, false
+}

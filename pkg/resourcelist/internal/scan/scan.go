@@ -83,6 +83,7 @@ type Scanner struct {
 	// NoTabs tells the scan that its input has no tab (List.NoTabs): it
 	// does not look for one on each line.
 	NoTabs bool
+	kept   kept // what SplitScan keeps of the entries
 }
 
 // maxDepth bounds the nesting the scan follows.
@@ -109,7 +110,7 @@ func (s *Scanner) Scan(src []byte, start, end, col int) bool {
 		if s.b != nil {
 			s.b.newLine(src[i:e], i-start, s.b.first+num, next > e && src[next-1] == '\n')
 		}
-		if !s.line(src[i:e], i == start, col) {
+		if !s.line(src[i:e], spaces(src[i:e]), i == start, col) {
 			return false
 		}
 		i = next
@@ -147,17 +148,11 @@ func lineEnd(src []byte, i int) (end, next int) {
 	return end, next
 }
 
-func spaces(line []byte) int {
-	i := 0
-	for i < len(line) && line[i] == ' ' {
-		i++
-	}
-	return i
-}
-
-func (s *Scanner) line(line []byte, first bool, col int) bool {
+// line reads a line of the entry, which starts with ind spaces; first
+// says it is the dash's, at column col.
+func (s *Scanner) line(line []byte, ind int, first bool, col int) bool {
 	if s.block.active {
-		switch s.blockLine(line) {
+		switch s.blockLine(line, ind) {
 		case inBlock:
 			s.comment = false
 			return s.b == nil || s.b.blockLine(line, s.block.indent)
@@ -168,7 +163,6 @@ func (s *Scanner) line(line []byte, first bool, col int) bool {
 			return false
 		}
 	}
-	ind := spaces(line)
 	switch {
 	case ind == len(line):
 		return true
@@ -197,15 +191,16 @@ func (s *Scanner) dash(line []byte, col int) bool {
 // content reads a line of block structure at indentation ind.
 func (s *Scanner) content(line []byte, ind int) bool {
 	dash := isDash(line, ind)
-	if p := s.pend; p.active {
-		s.pend.active = false
+	if s.pend.active {
+		p := &s.pend
+		p.active = false
 		if ind > p.indent || (ind == p.indent && p.key && dash) {
 			if !s.push(ind, dash, p.f) {
 				return false
 			}
 			return s.inFrame(line, ind, dash)
 		}
-		if !s.nullAt(p) {
+		if !s.nullAt(*p) {
 			return false
 		}
 	}
@@ -287,9 +282,12 @@ func (s *Scanner) push(ind int, seq bool, f field) bool {
 		s.stack = append(s.stack, frame{})
 	}
 	fr := &s.stack[len(s.stack)-1]
-	fr.indent, fr.seq, fr.f, fr.node, fr.start = ind, seq, f, nil, 0
-	if s.b != nil {
+	fr.indent, fr.seq, fr.f, fr.start = ind, seq, f, 0
+	switch {
+	case s.b != nil:
 		fr.node, fr.start = s.b.open(seq, false, ind)
+	case fr.node != nil: // not written when nil already: a write barrier
+		fr.node = nil
 	}
 	return true
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -85,22 +86,38 @@ func TestScan(t *testing.T) {
 }
 
 // checkScan holds the scan to yaml.v3 over the entries Split finds in
-// in: an entry the scan is sure of is one item to yaml.v3 read alone, with
-// the header the scan read, and the nodes Build makes of it are yaml.v3's,
-// every field of every node (lines and columns the list's).
+// in (SplitScan finds the same, and reads each as Scan does): an entry
+// the scan is sure of is one item to yaml.v3 read alone, with the header
+// the scan read, and the nodes Build makes of it are yaml.v3's, every
+// field of every node (lines and columns the list's).
 func checkScan(t *testing.T, in []byte) {
 	t.Helper()
 	l, ok := Split(in)
 	if !ok {
 		return
 	}
-	var s Scanner
+	var s, fs Scanner
+	fused, ok := SplitScan(in, &fs)
+	if !ok {
+		t.Fatalf("Split is sure of the list, SplitScan not\ninput:\n%s", in)
+	}
+	if diff := cmp.Diff(l, fused, cmpopts.IgnoreUnexported(List{})); diff != "" {
+		t.Fatalf("List (-Split +SplitScan):\n%s\ninput:\n%s", diff, in)
+	}
 	for i, e := range l.Entries {
 		start, end := int(e.Start), int(e.End)
-		if !s.Scan(in, start, end, l.SeqCol) {
+		sure := s.Scan(in, start, end, l.SeqCol)
+		fi, comment := fused.Item(i)
+		if sure != (fi != nil) || sure && s.Comment() != comment {
+			t.Fatalf("entry %d: Scan sure = %v, SplitScan not, or not of the comment\ninput:\n%s", i, sure, in)
+		}
+		if !sure {
 			continue
 		}
 		item := s.Item()
+		if diff := cmp.Diff(scanned(item), scanned(fi)); diff != "" || item.Nodes() != fi.Nodes() || item.Path() != fi.Path() {
+			t.Fatalf("entry %d: item (-Scan +SplitScan):\n%s\ninput:\n%s", i, diff, in)
+		}
 		n, ok := v3Entry(in[start:end], int(e.Line))
 		if !ok {
 			t.Fatalf("entry %d: the scan is sure of an entry yaml.v3 does not read as one item\ninput:\n%s", i, in)

@@ -36,13 +36,13 @@ const (
 	badBlock
 )
 
-// blockLine reads a line after a block scalar's indicator: its content,
-// or the line that ends it. It follows libyaml: the content's column is
-// that of its first non-empty line, at least one more than the parent's;
-// a tab where indentation is expected is an error.
-func (s *Scanner) blockLine(line []byte) blockState {
+// blockLine reads a line after a block scalar's indicator, which starts
+// with sp spaces: its content, or the line that ends it. It follows
+// libyaml: the content's column is that of its first non-empty line, at
+// least one more than the parent's; a tab where indentation is expected
+// is an error.
+func (s *Scanner) blockLine(line []byte, sp int) blockState {
 	b := &s.block
-	sp := spaces(line)
 	if b.indent == 0 {
 		switch {
 		case sp < len(line) && line[sp] == '\t':

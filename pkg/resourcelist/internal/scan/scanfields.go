@@ -86,7 +86,7 @@ func (s *Scanner) key(f field, line []byte, t tok) (field, bool) {
 		if st, ok := staticKey(s.text[sp.start:sp.end]); ok {
 			s.text, sp = s.text[:sp.start], st
 		}
-		*list = append(*list, kv{k: sp})
+		add(list, kv{k: sp})
 		return child(f, nil), s.b == nil || s.b.scalar(t)
 	}
 	return fOther, s.b == nil || s.b.scalar(t)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // The scan refuses a key written twice in one mapping as yaml.v3 does when
@@ -29,6 +30,9 @@ type keyCheck struct {
 type keySet struct {
 	from, n int32
 	id      uint32 // tells its hashes apart in keyCheck.big
+	// seen has a bit set for each key kept in keyCheck.keys (headBit): a
+	// key whose bit is not set is none of them, and is compared with none.
+	seen uint64
 }
 
 // smallMapping is the most keys a mapping has for the scan to compare a
@@ -43,7 +47,7 @@ const maxKept = 1 << 12
 func (kc *keyCheck) begin() {
 	if kc != nil {
 		kc.maps++
-		kc.sets = append(kc.sets, keySet{from: int32(len(kc.keys)), id: kc.maps})
+		add(&kc.sets, keySet{from: int32(len(kc.keys)), id: kc.maps})
 	}
 }
 
@@ -72,13 +76,23 @@ func (kc *keyCheck) unique(k []byte, at uint32) bool {
 		return kc.uniqueBig(ks, k)
 	}
 	head := load8(k)
-	for _, o := range kc.keys[ks.from:] {
-		if o.head == head && int(o.n) == len(k) && (len(k) <= 8 || bytes.Equal(kc.bytes(o), k)) {
-			return false
+	if bit := headBit(head, len(k)); ks.seen&bit == 0 {
+		ks.seen |= bit
+	} else {
+		for _, o := range kc.keys[ks.from:] {
+			if o.head == head && int(o.n) == len(k) && (len(k) <= 8 || bytes.Equal(kc.bytes(o), k)) {
+				return false
+			}
 		}
 	}
-	kc.keys = append(kc.keys, keyRef{head, at, uint32(len(k))})
+	add(&kc.keys, keyRef{head, at, uint32(len(k))})
 	return true
+}
+
+// headBit returns the bit of keySet.seen of a key of length n whose first
+// 8 bytes are head: keys alike have the same.
+func headBit(head uint64, n int) uint64 {
+	return 1 << ((head ^ uint64(n)) * 0x9e3779b97f4a7c15 >> 58)
 }
 
 // uniqueEscaped is unique for a quoted key with escapes, t in line.
@@ -162,6 +176,28 @@ func (kc *keyCheck) reset(src []byte) {
 		kc.sets, kc.keys, kc.text, kc.maps = kc.sets[:0], kc.keys[:0], kc.text[:0], 0
 		kc.big.reset()
 	}
+}
+
+// add appends v to *list. While it has room, only the list's length is
+// written, not its pointer again: a pointer written while the garbage
+// collector runs costs a write barrier (append writes it every time).
+func add[T any](list *[]T, v T) {
+	if n := len(*list); n < cap(*list) {
+		*list = (*list)[:n+1]
+		(*list)[n] = v
+		return
+	}
+	*list = append(*list, v)
+}
+
+// addBytes is add for the bytes of b.
+func addBytes(list *[]byte, b []byte) {
+	n := len(*list)
+	if cap(*list)-n < len(b) {
+		*list = slices.Grow(*list, len(b))
+	}
+	*list = (*list)[:n+len(b)]
+	copy((*list)[n:], b)
 }
 
 // hashSet is a set of hashes (never 0) by open addressing, reused from

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -60,6 +62,9 @@ func readScalar(line []byte, k int, flow bool) (tok, bool) {
 	stops := &blockStops
 	if flow {
 		stops = &flowStops
+		j = nextFlowStop(line, k)
+	} else {
+		j = nextStop(line, k)
 	}
 loop:
 	for ; j < len(line); j++ {
@@ -99,6 +104,65 @@ var (
 	flowStops  = [256]bool{':': true, '#': true, ',': true, '[': true, ']': true, '{': true, '}': true, '?': true}
 )
 
+// spaces returns how many spaces line starts with. It reads 8 bytes at a
+// time, up to line's capacity (what lies past line is left out): no branch
+// per space, whose count changes from line to line.
+func spaces(line []byte) int {
+	i := 0
+	for ; i+8 <= cap(line); i += 8 {
+		if x := binary.LittleEndian.Uint64(line[i:i+8:cap(line)]) ^ ' '*ones; x != 0 {
+			return min(i+bits.TrailingZeros64(x)/8, len(line))
+		}
+		if i+8 >= len(line) {
+			return len(line)
+		}
+	}
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// nextStop returns where the first colon or hash at or after line[k] is,
+// or a place before it (at most len(line)).
+func nextStop(line []byte, k int) int { return nextOf(line, k, ':', '#') }
+
+// nextOf returns where the first byte a or b at or after line[k] is, or a
+// place before it (at most len(line)). It reads 8 bytes at a time, up to
+// line's capacity (what lies past line is left out): no branch per byte,
+// whose count changes from scalar to scalar.
+func nextOf(line []byte, k int, a, b byte) int {
+	for ; k+8 <= cap(line) && k < len(line); k += 8 {
+		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
+		if m := zeros(w^uint64(a)*ones) | zeros(w^uint64(b)*ones); m != 0 {
+			return min(k+bits.TrailingZeros64(m)/8, len(line))
+		}
+	}
+	return min(k, len(line))
+}
+
+// nextFlowStop returns where the first of the flowStops at or after
+// line[k] is, or a place before it (at most len(line)), as nextOf does.
+func nextFlowStop(line []byte, k int) int {
+	for ; k+8 <= cap(line) && k < len(line); k += 8 {
+		w := binary.LittleEndian.Uint64(line[k : k+8 : cap(line)])
+		b := w | 0x20*ones // '[' and '{' are then '{', ']' and '}' are '}'
+		m := zeros(w^':'*ones) | zeros(w^'#'*ones) | zeros(w^','*ones) | zeros(w^'?'*ones) |
+			zeros(b^'{'*ones) | zeros(b^'}'*ones)
+		if m != 0 {
+			return min(k+bits.TrailingZeros64(m)/8, len(line))
+		}
+	}
+	return min(k, len(line))
+}
+
+// zeros has the high bit set of the first byte of w that is 0 (the lowest
+// one: no borrow reaches it), and maybe of later ones; it is 0 when w has
+// no 0 byte.
+func zeros(w uint64) uint64 {
+	return (w - ones) &^ w & (0x80 * ones)
+}
+
 func trimRight(line []byte, start, end int) int {
 	for end > start && line[end-1] == ' ' {
 		end--
@@ -127,7 +191,7 @@ func plainStart(line []byte, k int, flow bool) bool {
 func readQuoted(line []byte, k int, flow bool) (tok, bool) {
 	q := line[k]
 	escaped, j := false, k+1
-	for ; j < len(line); j++ {
+	for j = nextOf(line, j, q, '\\'); j < len(line); j = nextOf(line, j+1, q, '\\') {
 		c := line[j]
 		if q == '\'' && c == '\'' {
 			if j+1 < len(line) && line[j+1] == '\'' {
@@ -172,7 +236,7 @@ func (s *Scanner) decode(line []byte, t tok) (span, bool) {
 	if t.escaped() {
 		s.text = appendScalar(s.text, line[t.start:t.end], t)
 	} else {
-		s.text = append(s.text, line[t.start:t.end]...)
+		addBytes(&s.text, line[t.start:t.end])
 	}
 	if len(s.text) > 1<<31 {
 		return span{}, false

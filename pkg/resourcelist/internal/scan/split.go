@@ -22,6 +22,9 @@ type List struct {
 	// NoTabs is set when the list has no tab anywhere: a Scanner of its
 	// entries need not look for one on every line (Scanner.NoTabs).
 	NoTabs bool
+	// scanned is, when SplitScan made the list, what the scan read of each
+	// entry.
+	scanned []entryScanned
 }
 
 // RootKey is a key of the ResourceList and its value: its lines, from the
@@ -46,6 +49,18 @@ type Entry struct {
 // markers, tabs or odd characters, lines out of place, no items...): the
 // list is then to be parsed whole.
 func Split(src []byte) (*List, bool) {
+	return split(src, nil)
+}
+
+// SplitScan is Split, and it scans every entry with s as Scanner.Scan
+// would, in the same pass over the items' lines: the list's Item says what
+// the scan read. It sets s.NoTabs.
+func SplitScan(src []byte, s *Scanner) (*List, bool) {
+	return split(src, s)
+}
+
+// split is Split, and SplitScan when s is not nil.
+func split(src []byte, s *Scanner) (*List, bool) {
 	if len(src) >= math.MaxInt32 {
 		return nil, false
 	}
@@ -53,8 +68,20 @@ func Split(src []byte) (*List, bool) {
 	if !ok {
 		return nil, false
 	}
-	l := &List{src: src, NoTabs: !tabs}
-	if !l.root() {
+	l := &List{src: src, NoTabs: !tabs, Entries: make([]Entry, 0, 16)}
+	l.Keys, l.KeyLines, l.Before = make([]RootKey, 0, 4), make([]int, 0, 4), make([]bool, 0, 4)
+	if s != nil {
+		s.NoTabs = l.NoTabs
+		s.kept.items, s.kept.text, s.kept.kvs = s.kept.items[:0], s.kept.text[:0], s.kept.kvs[:0]
+	}
+	ok = l.root(s)
+	if s != nil {
+		s.keys.reset(nil) // holds no list
+		if ok {
+			l.scanned = s.keptItems()
+		}
+	}
+	if !ok {
 		return nil, false
 	}
 	return l, true
@@ -120,8 +147,9 @@ func printable(w uint64) bool {
 const ones = 0x0101010101010101
 
 // root finds the root keys, each at column 0 with its value on its line or
-// the lines below; the items are split as they are met.
-func (sp *List) root() bool {
+// the lines below; the items are split (and scanned with s, when it is not
+// nil) as they are met.
+func (sp *List) root(s *Scanner) bool {
 	src := sp.src
 	i, line := 0, 1
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
@@ -161,7 +189,7 @@ func (sp *List) root() bool {
 			sp.Before = append(sp.Before, comment)
 			comment = false
 			if name == "items" {
-				end, endLine, ok := sp.split(next, line+1, rest)
+				end, endLine, ok := sp.split(next, line+1, rest, s)
 				if !ok {
 					return false
 				}
@@ -186,7 +214,7 @@ func rootKeyLine(l []byte) (name string, rest []byte, ok bool) {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
 		case j > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/'):
 		case j > 0 && c == ':' && (j+1 == len(l) || l[j+1] == ' '):
-			return string(l[:j]), l[j+1:], true
+			return rootKeyName(l[:j]), l[j+1:], true
 		default:
 			return "", nil, false
 		}
@@ -194,11 +222,30 @@ func rootKeyLine(l []byte) (name string, rest []byte, ok bool) {
 	return "", nil, false
 }
 
+// rootKeyName returns name as a string, without a copy for the keys of a
+// ResourceList.
+func rootKeyName(name []byte) string {
+	switch string(name) {
+	case "apiVersion":
+		return "apiVersion"
+	case "kind":
+		return "kind"
+	case "items":
+		return "items"
+	case "functionConfig":
+		return "functionConfig"
+	case "results":
+		return "results"
+	}
+	return string(name)
+}
+
 // split finds the items' entries, from the line after "items:" (at start,
-// line) to the next root key: every dash at the first dash's column starts
-// an entry, and every other line is deeper, a comment or empty. It returns
-// where the items end, and that line's number.
-func (sp *List) split(start, line int, rest []byte) (int, int, bool) {
+// line) to the next root key: every dash at the first dash's column
+// starts an entry, and every other line is deeper, a comment or empty. It
+// returns where the items end, and that line's number. With a Scanner, it
+// scans each entry's lines as it meets them (entryScan).
+func (sp *List) split(start, line int, rest []byte, s *Scanner) (int, int, bool) {
 	if r := bytes.TrimLeft(rest, " "); len(r) > 0 {
 		if r[0] != '#' {
 			return 0, 0, false
@@ -207,37 +254,101 @@ func (sp *List) split(start, line int, rest []byte) (int, int, bool) {
 	}
 	src, col := sp.src, -1
 	floor := sp.Keys[len(sp.Keys)-1].Start
+	es := entryScan{s: s}
 	i := start
+	above := false // the line above may be a comment line (isCommentLine)
 loop:
 	for i < len(src) {
 		e, next := lineEnd(src, i)
 		l := src[i:e]
-		switch ind := spaces(l); {
+		ind := spaces(l)
+		comment := ind < len(l) && (l[ind] == '#' || l[ind] == '\t')
+		switch {
 		case ind == len(l), col >= 0 && ind > col:
+			es.line(l, ind, i, col)
 		case l[ind] == '#':
 			sp.Lead = sp.Lead || col < 0
+			es.line(l, ind, i, col)
 		case l[ind] == '\t':
 			return 0, 0, false
 		case isDash(l, ind) && (col < 0 || ind == col):
-			e := NewEntry(src, i, line, floor)
+			e := Entry{Start: int32(i), Line: int32(line), Above: int32(i)}
+			if above {
+				e = NewEntry(src, i, line, floor)
+			}
 			if n := len(sp.Entries); n > 0 {
 				sp.Entries[n-1].End = int32(i)
 			}
+			es.next(col >= 0, len(sp.Entries) > 0)
 			sp.Entries, col, floor = append(sp.Entries, e), ind, i
+			es.start(src, l, ind, i)
 		case ind == 0 && col >= 0:
 			break loop // the next root key
 		default:
 			return 0, 0, false
 		}
-		i, line = next, line+1
+		i, line, above = next, line+1, comment
 	}
 	if col < 0 {
 		return 0, 0, false // no items: the list is read whole
 	}
 	sp.Entries[len(sp.Entries)-1].End = int32(i)
+	es.end()
 	sp.Keys[len(sp.Keys)-1].End = i
 	sp.SeqCol = col
 	return i, line, true
+}
+
+// entryScan is the scan of the entry split is in (SplitScan): split hands
+// it every line of the entry, from its dash line on, as Scanner.Scan reads
+// them; it does nothing without a Scanner.
+type entryScan struct {
+	s    *Scanner
+	sure bool // the scan is sure of the entry's lines so far
+}
+
+// start begins the scan of an entry at its dash line l (at offset at),
+// its dash at column col.
+func (es *entryScan) start(src, l []byte, col, at int) {
+	if es.s != nil {
+		es.s.reset(src)
+		es.s.at = at
+		es.sure = es.s.line(l, col, true, col)
+	}
+}
+
+// line reads a line of the entry (after its dash line) with ind spaces
+// first, at offset at; col < 0 means no entry has begun.
+func (es *entryScan) line(l []byte, ind, at, col int) {
+	if es.sure && col >= 0 {
+		es.s.at = at
+		es.sure = es.s.line(l, ind, false, col)
+	}
+}
+
+// next ends the scan of the entry before a dash, when one began in this
+// items key. Otherwise, if earlier, the dash is the first of a second items
+// key, and the entry before it the last of the first, which split lets
+// run to here: its scan would not be sure of the lines it now has, the
+// key's among them.
+func (es *entryScan) next(began, earlier bool) {
+	switch {
+	case es.s == nil:
+	case began:
+		es.end()
+	case earlier:
+		es.s.kept.items[len(es.s.kept.items)-1] = keptItem{}
+	}
+}
+
+// end ends the scan of an entry: the Scanner keeps what it read.
+func (es *entryScan) end() {
+	if es.s == nil {
+		return
+	}
+	sure := es.sure && es.s.finish()
+	es.s.keep(sure, sure && es.s.Comment())
+	es.sure = false
 }
 
 // NewEntry returns the entry whose dash line starts at start, line line;
