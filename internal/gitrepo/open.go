@@ -30,7 +30,14 @@ func OpenKeeping(u, p string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open git repository %s: %w", p, err)
 	}
-	return &Repo{URL: u, Path: p, r: r, closer: s}, nil
+	g := &Repo{URL: u, Path: p, r: r, closer: s}
+	g.gitDirOnce.Do(func() { // as dotGit found it
+		g.gitDir = p
+		if wt != nil {
+			g.gitDir = filepath.Join(p, ".git")
+		}
+	})
+	return g, nil
 }
 
 // dotGit returns the git folder of the repository at p (p/.git, or p
