@@ -40,6 +40,11 @@ type Revisions struct {
 
 var _ fleet.Revisions = (*Revisions)(nil)
 
+// GitHolder is the file of a git folder a run holding its lock names
+// itself in (pkgfs.LockFolder): in the git folder itself, beside git's own
+// files, so that naming the holder makes no folder in each repository.
+const GitHolder = "kptkit-lock"
+
 // openRepo is a repository the run opened, its lock, and the refs it moved:
 // first value read, last value written.
 type openRepo struct {
@@ -70,12 +75,7 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lock *pkgfs.Lock
-	if rv.DryRun {
-		lock, err = pkgfs.LockDir(g.GitDir(), false, rv.Wait)
-	} else {
-		lock, err = pkgfs.LockDirUnnamed(g.GitDir(), rv.Wait)
-	}
+	lock, err := pkgfs.LockFolder(g.GitDir(), GitHolder, !rv.DryRun, rv.Wait)
 	if err != nil {
 		_ = g.Release()
 		return nil, err
