@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kptkit/kptkit/internal/gitrepo"
@@ -36,6 +37,9 @@ type Revisions struct {
 	mu      sync.Mutex
 	repos   map[string]*openRepo
 	changes []fleet.Write
+	// named is a lock whose holder the run named, for the others to name
+	// it alike (pkgfs.Lock.NameHolderAs).
+	named atomic.Pointer[pkgfs.Lock]
 }
 
 var _ fleet.Revisions = (*Revisions)(nil)
@@ -104,7 +108,9 @@ func (rv *Revisions) use(repo pkgrev.Repository) (*openRepo, error) {
 	}
 	o.named.Do(func() {
 		if !rv.DryRun {
-			o.namedErr = o.lock.NameHolder()
+			if o.namedErr = o.lock.NameHolderAs(rv.named.Load()); o.namedErr == nil {
+				rv.named.CompareAndSwap(nil, o.lock)
+			}
 		}
 	})
 	return o, o.namedErr

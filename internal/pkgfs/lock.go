@@ -100,6 +100,22 @@ func (l *Lock) NameHolder() error {
 	return nil
 }
 
+// NameHolderAs names the holder of an exclusive lock as NameHolder does,
+// but by a hard link to the holder file of like, a lock this process named
+// already (a run names itself alike in every folder it holds, and a link
+// writes no file); nil, or a link that cannot be made (another file
+// system, a file in the way), writes the file as NameHolder does.
+func (l *Lock) NameHolderAs(like *Lock) error {
+	if like != nil && like.holder != "" {
+		holder := filepath.Join(l.dir, filepath.FromSlash(l.at))
+		if os.Link(like.holder, holder) == nil {
+			l.holder = holder
+			return nil
+		}
+	}
+	return l.NameHolder()
+}
+
 // nameHolder is NameHolder, its error not wrapped.
 func (l *Lock) nameHolder() error {
 	host, _ := os.Hostname()

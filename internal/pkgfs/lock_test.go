@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -240,6 +241,64 @@ func TestLockFolder(t *testing.T) {
 	unnamed := dir + " is in use: another process holds its lock (one that only reads it, such as a --check or --dry-run run, names no holder)"
 	named := fmt.Sprintf("%s is in use: kptkit pid %d", dir, os.Getpid())
 	want := []string{unnamed, unnamed, named, unnamed, "named in holder", named, "0 entries left"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestNameHolderAs: a lock named like another of the process names the
+// same holder by a hard link to its file (no file written); with none to
+// link to (the other released), it writes its own; each release removes
+// its own name.
+func TestNameHolderAs(t *testing.T) {
+	t.Parallel()
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	var locks []*pkgfs.Lock
+	for _, d := range dirs {
+		l, err := pkgfs.LockFolder(d, "holder", true, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		locks = append(locks, l)
+	}
+	same := func(a, b int) string {
+		fa, err := os.Stat(filepath.Join(dirs[a], "holder"))
+		fb, err2 := os.Stat(filepath.Join(dirs[b], "holder"))
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
+		}
+		return fmt.Sprintf("%d and %d one file: %t", a, b, os.SameFile(fa, fb))
+	}
+	var got []string
+	if err := locks[0].NameHolderAs(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := locks[1].NameHolderAs(locks[0]); err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, same(0, 1))
+	if err := locks[0].Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := locks[2].NameHolderAs(locks[0]); err != nil { // its file is gone
+		t.Fatal(err)
+	}
+	got = append(got, same(1, 2))
+	for _, d := range dirs[1:] {
+		b, _ := os.ReadFile(filepath.Join(d, "holder"))
+		got = append(got, strings.SplitN(string(b), " on ", 2)[0])
+	}
+	for _, l := range locks[1:] {
+		if err := l.Unlock(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(d)
+		got = append(got, fmt.Sprint(len(entries), " entries left"))
+	}
+	pid := fmt.Sprintf("pid %d", os.Getpid())
+	want := []string{"0 and 1 one file: true", "1 and 2 one file: false", pid, pid, "0 entries left", "0 entries left", "0 entries left"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
