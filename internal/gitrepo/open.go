@@ -8,7 +8,6 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -25,7 +24,7 @@ func OpenKeeping(u, p string) (*Repo, error) {
 	if dot == nil { // a .git file (a linked work tree, a submodule): go-git's own way
 		return Open(u, p)
 	}
-	s := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	s := filesystem.NewStorageWithOptions(dot, newObjectCache(), filesystem.Options{KeepDescriptors: true})
 	r, err := git.Open(s, wt)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open git repository %s: %w", p, err)
