@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kptkit/kptkit/internal/gitrepo"
@@ -36,9 +37,17 @@ type Revisions struct {
 	mu      sync.Mutex
 	repos   map[string]*openRepo
 	changes []fleet.Write
+	// named is a lock whose holder the run named, for the others to name
+	// it alike (pkgfs.Lock.NameHolderAs).
+	named atomic.Pointer[pkgfs.Lock]
 }
 
 var _ fleet.Revisions = (*Revisions)(nil)
+
+// GitHolder is the file of a git folder a run holding its lock names
+// itself in (pkgfs.LockFolder): in the git folder itself, beside git's own
+// files, so that naming the holder makes no folder in each repository.
+const GitHolder = "kptkit-lock"
 
 // openRepo is a repository the run opened, its lock, and the refs it moved:
 // first value read, last value written.
@@ -70,12 +79,7 @@ func (rv *Revisions) open(repo pkgrev.Repository) (*openRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	var lock *pkgfs.Lock
-	if rv.DryRun {
-		lock, err = pkgfs.LockDir(g.GitDir(), false, rv.Wait)
-	} else {
-		lock, err = pkgfs.LockDirUnnamed(g.GitDir(), rv.Wait)
-	}
+	lock, err := pkgfs.LockFolder(g.GitDir(), GitHolder, !rv.DryRun, rv.Wait)
 	if err != nil {
 		_ = g.Release()
 		return nil, err
@@ -104,7 +108,9 @@ func (rv *Revisions) use(repo pkgrev.Repository) (*openRepo, error) {
 	}
 	o.named.Do(func() {
 		if !rv.DryRun {
-			o.namedErr = o.lock.NameHolder()
+			if o.namedErr = o.lock.NameHolderAs(rv.named.Load()); o.namedErr == nil {
+				rv.named.CompareAndSwap(nil, o.lock)
+			}
 		}
 	})
 	return o, o.namedErr

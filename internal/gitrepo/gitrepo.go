@@ -42,6 +42,11 @@ type Repo struct {
 	backendDir  string
 	backendOK   bool
 	plain       bool
+	// gitDirOnce looks the git folder up once (GitDir).
+	gitDirOnce sync.Once
+	gitDir     string
+	// roots keeps the root trees of the commits last read (rootTree).
+	roots map[string]*object.Tree
 }
 
 // Local returns the local path of a repository named by url: a path, a

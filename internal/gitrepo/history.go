@@ -36,13 +36,16 @@ func (g *Repo) IsAncestor(ancestor, of string) (bool, error) {
 
 // GitDir returns the repository's git folder: <path>/.git, or the path
 // itself for a bare repository (what a lock on the repository is taken
-// on).
+// on); looked up once for the Repo.
 func (g *Repo) GitDir() string {
-	dot := filepath.Join(g.Path, ".git")
-	if fi, err := os.Stat(dot); err == nil && fi.IsDir() {
-		return dot
-	}
-	return g.Path
+	g.gitDirOnce.Do(func() {
+		g.gitDir = g.Path
+		dot := filepath.Join(g.Path, ".git")
+		if fi, err := os.Stat(dot); err == nil && fi.IsDir() {
+			g.gitDir = dot
+		}
+	})
+	return g.gitDir
 }
 
 // Push pushes ref updates (each from the value it had to the value it has
@@ -82,12 +85,12 @@ func (g *Repo) Push(ctx context.Context, remote string, refs []pkgrev.RefUpdate)
 // file), for git to say.
 func (g *Repo) workTreeFiles() ([]workTree, bool) {
 	dir := g.GitDir()
-	head, err := os.ReadFile(filepath.Join(dir, "HEAD"))
-	if err != nil {
-		return nil, false
-	}
 	var trees []workTree
 	if dir != g.Path {
+		head, err := os.ReadFile(filepath.Join(dir, "HEAD"))
+		if err != nil {
+			return nil, false
+		}
 		trees = append(trees, workTree{path: g.Path, branch: headBranch(head)})
 	}
 	linked, err := os.ReadDir(filepath.Join(dir, "worktrees"))

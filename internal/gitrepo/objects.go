@@ -106,8 +106,29 @@ func (g *Repo) peelToCommit(h plumbing.Hash) string {
 	return ""
 }
 
-// rootTree returns the root tree of a commit. The caller holds g.mu.
+// maxRoots is how many root trees a Repo keeps (rootTree).
+const maxRoots = 16
+
+// rootTree returns the root tree of a commit, kept for the next call (a
+// snapshot reads a branch's tree, and the change made on that branch reads
+// it again). The caller holds g.mu.
 func (g *Repo) rootTree(commit string) (*object.Tree, error) {
+	if t, ok := g.roots[commit]; ok {
+		return t, nil
+	}
+	t, err := g.readRootTree(commit)
+	if err != nil {
+		return nil, err
+	}
+	if g.roots == nil || len(g.roots) >= maxRoots {
+		g.roots = map[string]*object.Tree{}
+	}
+	g.roots[commit] = t
+	return t, nil
+}
+
+// readRootTree reads the root tree of a commit. The caller holds g.mu.
+func (g *Repo) readRootTree(commit string) (*object.Tree, error) {
 	if !plumbing.IsHash(commit) {
 		return nil, fmt.Errorf("%q is not a commit hash", commit)
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -25,12 +24,19 @@ func OpenKeeping(u, p string) (*Repo, error) {
 	if dot == nil { // a .git file (a linked work tree, a submodule): go-git's own way
 		return Open(u, p)
 	}
-	s := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	s := filesystem.NewStorageWithOptions(dot, newObjectCache(), filesystem.Options{KeepDescriptors: true})
 	r, err := git.Open(s, wt)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open git repository %s: %w", p, err)
 	}
-	return &Repo{URL: u, Path: p, r: r, closer: s}, nil
+	g := &Repo{URL: u, Path: p, r: r, closer: s}
+	g.gitDirOnce.Do(func() { // as dotGit found it
+		g.gitDir = p
+		if wt != nil {
+			g.gitDir = filepath.Join(p, ".git")
+		}
+	})
+	return g, nil
 }
 
 // dotGit returns the git folder of the repository at p (p/.git, or p

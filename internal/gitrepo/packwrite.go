@@ -101,7 +101,7 @@ func exists(p string) bool {
 }
 
 // writeEntry writes an object's header (type and size) and its content,
-// compressed.
+// compressed (or as compressed for an earlier pack: compressed).
 func writeEntry(pack *bytes.Buffer, zw *zlib.Writer, o plumbing.EncodedObject) error {
 	size := uint64(o.Size())
 	b := byte(o.Type())<<4 | byte(size&0x0f)
@@ -110,16 +110,63 @@ func writeEntry(pack *bytes.Buffer, zw *zlib.Writer, o plumbing.EncodedObject) e
 		b = byte(size & 0x7f)
 	}
 	pack.WriteByte(b)
+	if z, ok := compressed.get(o.Hash()); ok {
+		pack.Write(z)
+		return nil
+	}
 	r, err := o.Reader()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	start := pack.Len()
 	zw.Reset(pack)
 	if _, err := io.Copy(zw, r); err != nil {
 		return err
 	}
-	return zw.Close()
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	compressed.put(o.Hash(), pack.Bytes()[start:])
+	return nil
+}
+
+// compressed keeps the compressed content of the objects written last,
+// for the packs of other repositories: a run writes the same package
+// files, and so the same blobs and trees, into many repositories, and
+// compressing them again was most of a small pack's writing (zlib's output
+// for the same content at the same level is the same bytes).
+var compressed = &zcache{m: map[plumbing.Hash][]byte{}}
+
+// zcacheMax bounds the bytes compressed keeps (past it, it starts over);
+// it keeps no object larger than a 64th of it.
+const zcacheMax = 8 << 20
+
+// zcache is compressed object content by object name.
+type zcache struct {
+	mu   sync.Mutex
+	m    map[plumbing.Hash][]byte
+	size int
+}
+
+func (c *zcache) get(h plumbing.Hash) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	z, ok := c.m[h]
+	return z, ok
+}
+
+func (c *zcache) put(h plumbing.Hash, z []byte) {
+	if len(z) > zcacheMax/64 {
+		return // a large file: as likely one of a kind
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.size+len(z) > zcacheMax {
+		c.m, c.size = map[plumbing.Hash][]byte{}, 0
+	}
+	c.m[h] = bytes.Clone(z)
+	c.size += len(z)
 }
 
 // packIndex is a pack's index, version 2: the fan-out table, the names

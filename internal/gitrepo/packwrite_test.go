@@ -1,11 +1,16 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kptkit/kptkit/internal/gittest"
@@ -47,5 +52,44 @@ func TestPackWritten(t *testing.T) {
 	}
 	if diff := cmp.Diff(files, got); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+}
+
+// TestPackCompressedOnce: an object written into a second pack is not
+// compressed again (its compressed content is kept), and the second pack
+// is byte for byte the first, which git verifies.
+func TestPackCompressedOnce(t *testing.T) {
+	t.Parallel()
+	var objs []plumbing.EncodedObject
+	for _, content := range []string{"kind: ConfigMap\n" + t.Name(), strings.Repeat("x: y\n", 300) + t.Name()} {
+		o := &plumbing.MemoryObject{}
+		o.SetType(plumbing.BlobObject)
+		_, _ = o.Write([]byte(content))
+		objs = append(objs, o)
+	}
+	var got []string
+	var packs [][]byte
+	for range 2 {
+		dir := t.TempDir()
+		if err := writePack(dir, objs); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range objs {
+			_, ok := compressed.get(o.Hash())
+			got = append(got, fmt.Sprint("kept ", ok))
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "pack-*.pack"))
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		packs = append(packs, b)
+		out, err := exec.Command("git", "verify-pack", "-v", strings.TrimSuffix(files[0], ".pack")+".idx").CombinedOutput()
+		got = append(got, fmt.Sprint(strings.Contains(string(out), "non delta: 2 objects"), err))
+	}
+	got = append(got, fmt.Sprint("same pack ", bytes.Equal(packs[0], packs[1])))
+	want := []string{"kept true", "kept true", "true <nil>", "kept true", "kept true", "true <nil>", "same pack true"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

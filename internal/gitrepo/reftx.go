@@ -42,7 +42,8 @@ type refTx struct {
 // txUpdate is a ref of a transaction and its lock.
 type txUpdate struct {
 	name, old, new string
-	lock           string // the lock file, once created
+	lock           string   // the lock file, once created
+	f              *os.File // the lock file, open until its value is written
 }
 
 // prepareRefs locks and checks the refs of a transaction (new values
@@ -100,11 +101,14 @@ func (tx *refTx) lock(packed map[string]string) error {
 		}
 	}
 	if deletes {
-		if err := createLock(filepath.Join(tx.dir, "packed-refs.lock")); err != nil {
+		f, err := createLock(filepath.Join(tx.dir, "packed-refs.lock"))
+		if err != nil {
 			return err
 		}
-		tx.packed = filepath.Join(tx.dir, "packed-refs.lock")
-		var err error
+		tx.packed = f.Name()
+		if err := f.Close(); err != nil {
+			return err
+		}
 		if packed, err = readPackedRefs(tx.dir); err != nil { // as it is now, under its lock
 			return err
 		}
@@ -123,22 +127,23 @@ func (tx *refTx) lockRef(u *txUpdate) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
 		return errInProcess // a ref in the way: git says so
 	}
-	if err := createLock(p + ".lock"); err != nil {
+	f, err := createLock(p + ".lock")
+	if err != nil {
 		return err
 	}
-	u.lock = p + ".lock"
+	u.lock, u.f = p+".lock", f
 	return nil
 }
 
-// createLock creates a lock file as git does (O_CREAT|O_EXCL); a lock
-// already there is another writer's: errInProcess, for git to wait on it
-// and to say so.
-func createLock(p string) error {
+// createLock creates a lock file as git does (O_CREAT|O_EXCL) and returns
+// it open, for the ref's new value to go in; a lock already there is
+// another writer's: errInProcess, for git to wait on it and to say so.
+func createLock(p string) (*os.File, error) {
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		return errInProcess
+		return nil, errInProcess
 	}
-	return f.Close()
+	return f, nil
 }
 
 // check reads a ref's value under its lock and compares it with the value
@@ -203,9 +208,10 @@ func inTheWay(dir, name string, packed map[string]string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// commit writes the new values into the locks and renames them into
-// place, deletes the refs to delete, then lets go of packed-refs.lock;
-// a failure leaves the refs not yet moved as they were.
+// commit writes the new values into the locks (through the descriptors
+// their creation opened) and renames them into place, deletes the refs to
+// delete, then lets go of packed-refs.lock; a failure leaves the refs not
+// yet moved as they were.
 func (tx *refTx) commit() error {
 	defer tx.abort()
 	for i := range tx.updates {
@@ -213,7 +219,12 @@ func (tx *refTx) commit() error {
 		if u.new == "" || u.new == u.old {
 			continue
 		}
-		if err := os.WriteFile(u.lock, []byte(u.new+"\n"), 0o666); err != nil {
+		_, err := u.f.WriteString(u.new + "\n")
+		if cerr := u.f.Close(); err == nil {
+			err = cerr
+		}
+		u.f = nil
+		if err != nil {
 			return fmt.Errorf("cannot write ref '%s': %w", u.name, err)
 		}
 	}
@@ -255,10 +266,15 @@ func (tx *refTx) delete(u *txUpdate) error {
 	return nil
 }
 
-// abort removes the locks still held.
+// abort closes and removes the locks still held.
 func (tx *refTx) abort() {
 	for i := range tx.updates {
-		if u := &tx.updates[i]; u.lock != "" {
+		u := &tx.updates[i]
+		if u.f != nil {
+			_ = u.f.Close()
+			u.f = nil
+		}
+		if u.lock != "" {
 			_ = os.Remove(u.lock)
 			u.lock = ""
 		}

@@ -20,7 +20,8 @@ import (
 type Lock struct {
 	dir    string
 	f      *os.File
-	holder string // the file naming the holder; "" for a shared lock
+	at     string // where in dir the holder names itself (holderFile, or a file of dir)
+	holder string // the file naming the holder, once named; "" for a shared lock
 }
 
 // holderFile is where the holder of an exclusive lock names itself,
@@ -36,7 +37,7 @@ const lockPoll = 50 * time.Millisecond
 // holds a lock that conflicts, it tries again until wait has passed (0:
 // not at all), then fails with a *LockedError naming that process.
 func LockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
-	l, err := lockDir(dir, exclusive, wait)
+	l, err := lockDir(dir, holderFile, exclusive, wait)
 	if err != nil || !exclusive {
 		return l, err
 	}
@@ -47,15 +48,21 @@ func LockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
 	return l, nil
 }
 
-// LockDirUnnamed takes the exclusive lock on dir as LockDir does, but its
-// holder is not named yet (NameHolder): for a run that takes many locks
-// one by one in order, and then names itself in them several at once.
-func LockDirUnnamed(dir string, wait time.Duration) (*Lock, error) {
-	return lockDir(dir, true, wait)
+// LockFolder takes the lock on dir as LockDir does, but an exclusive
+// lock's holder is not named yet (NameHolder), and is named in the file
+// holder of dir itself (a name, no folder) rather than in .kptkit/lock:
+// for folders kptkit locks and writes nothing else of its own into, such
+// as git folders, where a .kptkit folder would be made and removed just to
+// name the holder, and for a run that takes many locks one by one in
+// order, then names itself in them several at once. A run that finds it
+// held reads the holder there.
+func LockFolder(dir, holder string, exclusive bool, wait time.Duration) (*Lock, error) {
+	return lockDir(dir, holder, exclusive, wait)
 }
 
-// lockDir takes the lock on dir (LockDir), its holder not named.
-func lockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
+// lockDir takes the lock on dir (LockDir), its holder, to be named at at,
+// not named.
+func lockDir(dir, at string, exclusive bool, wait time.Duration) (*Lock, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock %s: %w", dir, err)
@@ -77,11 +84,11 @@ func lockDir(dir string, exclusive bool, wait time.Duration) (*Lock, error) {
 		left := time.Until(deadline)
 		if left <= 0 {
 			f.Close()
-			return nil, &LockedError{Dir: dir, Holder: readHolder(dir), Waited: wait}
+			return nil, &LockedError{Dir: dir, Holder: readHolder(dir, at), Waited: wait}
 		}
 		time.Sleep(min(left, lockPoll))
 	}
-	return &Lock{dir: dir, f: f}, nil
+	return &Lock{dir: dir, f: f, at: at}, nil
 }
 
 // NameHolder writes the holder file of an exclusive lock (beside it first,
@@ -93,16 +100,34 @@ func (l *Lock) NameHolder() error {
 	return nil
 }
 
+// NameHolderAs names the holder of an exclusive lock as NameHolder does,
+// but by a hard link to the holder file of like, a lock this process named
+// already (a run names itself alike in every folder it holds, and a link
+// writes no file); nil, or a link that cannot be made (another file
+// system, a file in the way), writes the file as NameHolder does.
+func (l *Lock) NameHolderAs(like *Lock) error {
+	if like != nil && like.holder != "" {
+		holder := filepath.Join(l.dir, filepath.FromSlash(l.at))
+		if os.Link(like.holder, holder) == nil {
+			l.holder = holder
+			return nil
+		}
+	}
+	return l.NameHolder()
+}
+
 // nameHolder is NameHolder, its error not wrapped.
 func (l *Lock) nameHolder() error {
 	host, _ := os.Hostname()
 	text := fmt.Sprintf("pid %d on %s since %s (%s)\n", os.Getpid(), host,
 		time.Now().UTC().Format(time.RFC3339), command())
-	dir := filepath.Join(l.dir, kptpkg.ReservedName)
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-		return err
+	if l.at == holderFile {
+		dir := filepath.Join(l.dir, kptpkg.ReservedName)
+		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
 	}
-	holder := filepath.Join(l.dir, filepath.FromSlash(holderFile))
+	holder := filepath.Join(l.dir, filepath.FromSlash(l.at))
 	tmp := holder + "." + strconv.Itoa(os.Getpid())
 	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
 		return err
@@ -127,24 +152,30 @@ func command() string {
 	return strings.Join(words, " ")
 }
 
-// readHolder returns what the holder of dir's lock says of itself.
-func readHolder(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(holderFile)))
-	if err != nil || len(b) > 1024 {
-		return ""
+// readHolder returns what the holder of dir's lock says of itself in
+// dir's file at, else in .kptkit/lock (where a holder taking it with
+// LockDir, or a kptkit before LockFolder, names itself).
+func readHolder(dir, at string) string {
+	for _, p := range []string{at, holderFile} {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err == nil && len(b) <= 1024 {
+			return strings.TrimSpace(string(b))
+		}
 	}
-	return strings.TrimSpace(string(b))
+	return ""
 }
 
-// Unlock removes the holder file (and the reserved folder, when that
-// leaves it empty) and releases the lock. It unlocks before it closes: a
-// child process forked meanwhile holds a copy of the descriptor until it
-// executes its program, and with it the lock, which the close alone would
-// leave held for that while.
+// Unlock removes the holder file (and the reserved folder it was named
+// in, when that leaves it empty) and releases the lock. It unlocks before
+// it closes: a child process forked meanwhile holds a copy of the
+// descriptor until it executes its program, and with it the lock, which
+// the close alone would leave held for that while.
 func (l *Lock) Unlock() error {
 	if l.holder != "" {
 		_ = os.Remove(l.holder)
-		_ = syscall.Rmdir(filepath.Dir(l.holder))
+		if l.at == holderFile {
+			_ = syscall.Rmdir(filepath.Dir(l.holder))
+		}
 	}
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	return l.f.Close()

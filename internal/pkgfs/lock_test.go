@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -195,33 +196,109 @@ func TestUnlockReleasesInheritedCopies(t *testing.T) {
 	again.Unlock()
 }
 
-// TestLockDirUnnamed: an exclusive lock taken unnamed excludes the others
-// at once, which see no holder until it names itself (NameHolder); its
-// release removes what it wrote.
-func TestLockDirUnnamed(t *testing.T) {
+// TestLockFolder: an exclusive lock taken with LockFolder excludes the
+// others at once, which see no holder until it names itself (NameHolder),
+// in the file of the folder it was given (no .kptkit folder), where
+// LockDir does not look; its release removes what it wrote. A holder named
+// in .kptkit/lock (LockDir's, an earlier kptkit's) is named to LockFolder.
+func TestLockFolder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	l, err := pkgfs.LockDirUnnamed(dir, 0)
+	l, err := pkgfs.LockFolder(dir, "holder", true, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, exclusive := range []bool{true, false} {
-		_, err := pkgfs.LockDir(dir, exclusive, 0)
+		_, err := pkgfs.LockFolder(dir, "holder", exclusive, 0)
 		got = append(got, fmt.Sprint(err))
 	}
 	if err := l.NameHolder(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = pkgfs.LockDir(dir, true, 0)
+	_, err = pkgfs.LockFolder(dir, "holder", true, 0)
 	got = append(got, strings.SplitN(fmt.Sprint(err), " on ", 2)[0])
+	_, err = pkgfs.LockDir(dir, true, 0) // which looks in .kptkit/lock
+	got = append(got, strings.SplitN(fmt.Sprint(err), " on ", 2)[0])
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		got = append(got, "named in "+e.Name())
+	}
 	if err := l.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := os.ReadDir(dir)
+	earlier, err := pkgfs.LockDir(dir, true, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pkgfs.LockFolder(dir, "holder", true, 0)
+	got = append(got, strings.SplitN(fmt.Sprint(err), " on ", 2)[0])
+	if err := earlier.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ = os.ReadDir(dir)
 	got = append(got, fmt.Sprint(len(entries), " entries left"))
 	unnamed := dir + " is in use: another process holds its lock (one that only reads it, such as a --check or --dry-run run, names no holder)"
-	want := []string{unnamed, unnamed, fmt.Sprintf("%s is in use: kptkit pid %d", dir, os.Getpid()), "0 entries left"}
+	named := fmt.Sprintf("%s is in use: kptkit pid %d", dir, os.Getpid())
+	want := []string{unnamed, unnamed, named, unnamed, "named in holder", named, "0 entries left"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestNameHolderAs: a lock named like another of the process names the
+// same holder by a hard link to its file (no file written); with none to
+// link to (the other released), it writes its own; each release removes
+// its own name.
+func TestNameHolderAs(t *testing.T) {
+	t.Parallel()
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	var locks []*pkgfs.Lock
+	for _, d := range dirs {
+		l, err := pkgfs.LockFolder(d, "holder", true, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		locks = append(locks, l)
+	}
+	same := func(a, b int) string {
+		fa, err := os.Stat(filepath.Join(dirs[a], "holder"))
+		fb, err2 := os.Stat(filepath.Join(dirs[b], "holder"))
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
+		}
+		return fmt.Sprintf("%d and %d one file: %t", a, b, os.SameFile(fa, fb))
+	}
+	var got []string
+	if err := locks[0].NameHolderAs(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := locks[1].NameHolderAs(locks[0]); err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, same(0, 1))
+	if err := locks[0].Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := locks[2].NameHolderAs(locks[0]); err != nil { // its file is gone
+		t.Fatal(err)
+	}
+	got = append(got, same(1, 2))
+	for _, d := range dirs[1:] {
+		b, _ := os.ReadFile(filepath.Join(d, "holder"))
+		got = append(got, strings.SplitN(string(b), " on ", 2)[0])
+	}
+	for _, l := range locks[1:] {
+		if err := l.Unlock(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range dirs {
+		entries, _ := os.ReadDir(d)
+		got = append(got, fmt.Sprint(len(entries), " entries left"))
+	}
+	pid := fmt.Sprintf("pid %d", os.Getpid())
+	want := []string{"0 and 1 one file: true", "1 and 2 one file: false", pid, pid, "0 entries left", "0 entries left", "0 entries left"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
