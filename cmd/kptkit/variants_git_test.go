@@ -449,6 +449,33 @@ func TestVariantsGitRepositoryProblems(t *testing.T) {
 	}
 }
 
+// TestVariantsGitUnreadableRevision: a published revision whose Kptfile
+// cannot be read fails the variants of its own package only: edge01's
+// other package does not stop its app variant (nor is it pruned), and
+// edge02's app variant fails naming the revision.
+func TestVariantsGitUnreadableRevision(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02")
+	broken := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: [\n"
+	for c, pkg := range map[string]string{"edge01": "other", "edge02": "app"} {
+		d := f.deploy[c]
+		head := d.Git("rev-parse", "refs/heads/main")
+		commit := d.Commit(map[string]string{"README.md": "cluster " + c + "\n", pkg + "/Kptfile": broken}, "someone's package", "Ops", "ops@example.com", head)
+		d.Ref("refs/heads/main", commit)
+		d.Ref("refs/tags/"+pkg+"/v1", commit)
+	}
+	f.variants("v1", "", "edge01", "edge02")
+	out, stderr, code := f.render("--prune")
+	if code != 1 || !strings.Contains(out, "default/edge01-app: created edge01.app.packagevariant-1") ||
+		!strings.Contains(stderr, "failed: default/edge02-app (") || !strings.Contains(stderr, "the PackageRevision edge02.app.v1 has a Kptfile kptkit cannot read") ||
+		strings.Contains(stderr, "edge01") {
+		t.Errorf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	if got := f.deploy["edge01"].Git("for-each-ref", "--format=%(refname)", "refs/tags"); got != "refs/tags/other/v1" {
+		t.Errorf("edge01's tags: %q, want its other package's kept", got)
+	}
+}
+
 // TestVariantsGitOneWriter: a run holds each repository it writes for the
 // whole run — another run (here the lock taken as kptkit takes it, flock on
 // the git folder, which the kernel shares out between processes alike)

@@ -39,8 +39,11 @@ type repoState struct {
 	snap *pkgrev.Snapshot
 	// revs are the revisions a variant's package may be, each package's
 	// newest first (candidates), with their files, as read.
-	revs    []found
-	changed []*job // the variants that changed it
+	revs []found
+	// unreadable are the packages a revision of which cannot be read (its
+	// tree, or its Kptfile): their variants fail, the others go on.
+	unreadable map[string]error
+	changed    []*job // the variants that changed it
 	dirty   bool   // the run changed it
 }
 
@@ -85,7 +88,7 @@ func (r *runner) snapshot(st *repoState) (*pkgrev.Snapshot, error) {
 	}
 	if err == nil {
 		st.snap = s
-		st.revs, err = r.readCandidates(st, s)
+		st.revs, st.unreadable = r.readCandidates(st, s)
 	}
 	if err != nil {
 		st.err = fmt.Errorf("Repository %s: %w", st.repo.Name, err) //nolint:staticcheck // names the kind
@@ -94,26 +97,42 @@ func (r *runner) snapshot(st *repoState) (*pkgrev.Snapshot, error) {
 }
 
 // readCandidates reads the files and owner of every revision a variant's
-// package may be (candidates), package by package.
-func (r *runner) readCandidates(st *repoState, s *pkgrev.Snapshot) ([]found, error) {
-	var out []found
+// package may be (candidates), package by package; a package a revision
+// of which cannot be read is left out, with why (unreadable), so that only
+// its own variants fail and nothing prunes it.
+func (r *runner) readCandidates(st *repoState, s *pkgrev.Snapshot) (out []found, unreadable map[string]error) {
 	seen := map[string]bool{}
 	for _, rev := range s.Revisions {
 		if seen[rev.Package] {
 			continue
 		}
 		seen[rev.Package] = true
-		for _, c := range candidates(s, rev.Package) {
-			files, err := r.opts.Revisions.Files(st.repo, &c)
-			if err != nil {
-				return nil, fmt.Errorf("cannot read the PackageRevision %s: %w", c.Name, err)
+		revs, err := r.readPackage(st, s, rev.Package)
+		if err != nil {
+			if unreadable == nil {
+				unreadable = map[string]error{}
 			}
-			own, err := ownershipOf(files[kptapi.FileName])
-			if err != nil {
-				return nil, fmt.Errorf("the PackageRevision %s has a Kptfile kptkit cannot read: %w", c.Name, err)
-			}
-			out = append(out, found{rev: c, files: files, own: own})
+			unreadable[rev.Package] = err
+			continue
 		}
+		out = append(out, revs...)
+	}
+	return out, unreadable
+}
+
+// readPackage reads the files and owner of each of a package's candidates.
+func (r *runner) readPackage(st *repoState, s *pkgrev.Snapshot, pkg string) ([]found, error) {
+	var out []found
+	for _, c := range candidates(s, pkg) {
+		files, err := r.opts.Revisions.Files(st.repo, &c)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the PackageRevision %s: %w", c.Name, err)
+		}
+		own, err := ownershipOf(files[kptapi.FileName])
+		if err != nil {
+			return nil, fmt.Errorf("the PackageRevision %s has a Kptfile kptkit cannot read: %w", c.Name, err)
+		}
+		out = append(out, found{rev: c, files: files, own: own})
 	}
 	return out, nil
 }
@@ -188,6 +207,9 @@ func (r *runner) processRevision(j *job, up *upstreamEntry) {
 	st.mu.Lock()
 	_, err := r.snapshot(st)
 	var cur *found
+	if err == nil {
+		err = st.unreadable[j.pv.Spec.Downstream.Package]
+	}
 	if err == nil {
 		cur = r.current(j, st)
 	}
