@@ -44,7 +44,7 @@ type repoState struct {
 	// tree, or its Kptfile): their variants fail, the others go on.
 	unreadable map[string]error
 	changed    []*job // the variants that changed it
-	dirty   bool   // the run changed it
+	dirty      bool   // the run changed it
 }
 
 // repoOf returns the state of the variant's downstream Repository.
