@@ -3,6 +3,7 @@ package pkgfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -157,12 +158,27 @@ func command() string {
 // LockDir, or a kptkit before LockFolder, names itself).
 func readHolder(dir, at string) string {
 	for _, p := range []string{at, holderFile} {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
-		if err == nil && len(b) <= 1024 {
+		if b, ok := readHolderFile(filepath.Join(dir, filepath.FromSlash(p))); ok {
 			return strings.TrimSpace(string(b))
 		}
 	}
 	return ""
+}
+
+// maxHolder is the most a holder file says: a longer one is not kptkit's.
+const maxHolder = 1024
+
+// readHolderFile reads a holder file: at most maxHolder bytes of a file,
+// never through a symlink (a link planted in a repository's git folder
+// would have kptkit quote whatever it points to in its message).
+func readHolderFile(name string) ([]byte, bool) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxHolder+1))
+	return b, err == nil && len(b) <= maxHolder
 }
 
 // Unlock removes the holder file (and the reserved folder it was named

@@ -303,3 +303,40 @@ func TestNameHolderAs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestHolderFileHostile: what another run finds where a holder names
+// itself is read at most 1 KiB, never through a symlink, and a FIFO does
+// not hang it: a link to a secret, a huge file and a FIFO are each quoted
+// as no holder at all.
+func TestHolderFileHostile(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("password=hunter2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, plant := range map[string]func(string) error{
+		"a symlink": func(p string) error { return os.Symlink(secret, p) },
+		"a huge file": func(p string) error {
+			return os.WriteFile(p, []byte("pid 1 on h "+strings.Repeat("x", 2<<20)), 0o644)
+		},
+		"a FIFO": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			l, err := pkgfs.LockFolder(dir, "holder", true, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Unlock()
+			if err := plant(filepath.Join(dir, "holder")); err != nil {
+				t.Fatal(err)
+			}
+			_, err = pkgfs.LockFolder(dir, "holder", true, 0)
+			want := dir + " is in use: another process holds its lock (one that only reads it, such as a --check or --dry-run run, names no holder)"
+			if got := fmt.Sprint(err); got != want {
+				t.Errorf("got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
