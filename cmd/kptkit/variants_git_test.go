@@ -452,11 +452,20 @@ func TestVariantsGitRepositoryProblems(t *testing.T) {
 // TestVariantsGitUnreadableRevision: a published revision whose Kptfile
 // cannot be read fails the variants of its own package only: edge01's
 // other package does not stop its app variant (nor is it pruned), and
-// edge02's app variant fails naming the revision.
+// edge02's app variant fails naming the revision. A draft a variant made,
+// its Kptfile since made unreadable, is not pruned when the variant goes:
+// whose it is cannot be read.
 func TestVariantsGitUnreadableRevision(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
-	f := newGitFleet(t, "edge01", "edge02")
+	f := newGitFleet(t, "edge01", "edge02", "edge03")
 	broken := "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata: {name: [\n"
+	f.variants("v1", "", "edge03")
+	f.mustRender()
+	edge03 := f.deploy["edge03"]
+	draft := "refs/heads/drafts/app/packagevariant-1"
+	head := edge03.Git("rev-parse", draft)
+	edge03.Ref(draft, edge03.Commit(map[string]string{"README.md": "cluster edge03\n", "app/Kptfile": broken}, "someone's edit", "Ops", "ops@example.com", head))
+	refs := edge03.Refs()
 	for c, pkg := range map[string]string{"edge01": "other", "edge02": "app"} {
 		d := f.deploy[c]
 		head := d.Git("rev-parse", "refs/heads/main")
@@ -465,7 +474,7 @@ func TestVariantsGitUnreadableRevision(t *testing.T) {
 		d.Ref("refs/tags/"+pkg+"/v1", commit)
 	}
 	f.variants("v1", "", "edge01", "edge02")
-	out, stderr, code := f.render("--prune")
+	out, stderr, code := f.render("--prune-all")
 	if code != 1 || !strings.Contains(out, "default/edge01-app: created edge01.app.packagevariant-1") ||
 		!strings.Contains(stderr, "failed: default/edge02-app (") || !strings.Contains(stderr, "the PackageRevision edge02.app.v1 has a Kptfile kptkit cannot read") ||
 		strings.Contains(stderr, "edge01") {
@@ -473,6 +482,9 @@ func TestVariantsGitUnreadableRevision(t *testing.T) {
 	}
 	if got := f.deploy["edge01"].Git("for-each-ref", "--format=%(refname)", "refs/tags"); got != "refs/tags/other/v1" {
 		t.Errorf("edge01's tags: %q, want its other package's kept", got)
+	}
+	if strings.Contains(out, "edge03") || edge03.Refs() != refs {
+		t.Errorf("edge03's unreadable draft was pruned:\n%s\n%s", out, edge03.Refs())
 	}
 }
 
