@@ -76,6 +76,9 @@ func (g *Repo) store(o encoder) (plumbing.Hash, error) {
 // caller holds g.mu.
 func (g *Repo) save(eo plumbing.EncodedObject) (plumbing.Hash, error) {
 	h := eo.Hash()
+	if g.pending != nil && g.pending.objs.HasEncodedObject(h) == nil {
+		return h, nil // written in this batch already: no need to look on disk
+	}
 	if g.r.Storer.HasEncodedObject(h) == nil {
 		return h, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
 	"github.com/kptkit/kptkit/pkg/krmfn"
 	"github.com/kptkit/kptkit/pkg/result"
@@ -101,7 +102,7 @@ func Run(in Input, opts Options) (*Report, error) {
 	cl, rs := newCluster(in, p.injected(), used)
 	rs = append(rs, p.results...)
 	r := &runner{opts: opts, cluster: cl, plan: p, upstreams: map[string]*upstreamEntry{}, moved: map[string]bool{}, repos: map[objectKey]*repoState{},
-		lineages: map[lineageKey][]byte{}}
+		lineages: map[lineageKey][]byte{}, lineageNodes: map[lineageNodesKey]kptfile.LineageNodes{}}
 	var existing []Stored
 	if opts.Revisions == nil {
 		var err error
@@ -152,6 +153,9 @@ type runner struct {
 	listed map[string]objectKey
 	// lineages are the Kptfiles porchLineage wrote, by what they depend on.
 	lineages map[lineageKey][]byte
+	// lineageNodes are the lineages porchLineage marshalled, by what they
+	// depend on.
+	lineageNodes map[lineageNodesKey]kptfile.LineageNodes
 }
 
 // runAll renders every job on opts.Jobs goroutines, and slims it once

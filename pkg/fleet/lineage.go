@@ -76,28 +76,68 @@ type lineageKey struct {
 }
 
 // lineageOf returns the root Kptfile with Porch's lineage (porchLineage),
-// nil when it is left as it is.
+// nil when it is left as it is. The Kptfile is read once, for its lock and
+// its edit, and a lineage is marshalled once for the run (r.lineageNodes).
 func (r *runner) lineageOf(j *job, o Origin, files kptpkg.Files) ([]byte, error) {
-	lock, ok, err := pkgupdate.Lock(files)
-	if err != nil || !ok || lock.Repo != o.Repo || lock.Commit != o.Commit || !sameRevision(lock, o) || !strings.HasPrefix(lock.Directory, "/") {
-		return nil, err
+	if _, ok := files[kptapi.FileName]; !ok {
+		return nil, nil
 	}
-	repo, err := r.upstreamModel(j)
-	if err != nil {
-		return nil, err
-	}
-	u, l := pkgrev.Lineage(repo, o.Directory, lock.Ref, o.Commit)
+	edited := false
 	out, err := kptfile.Edit(files, func(kf *yaml.RNode) error {
-		if err := kptfile.SetLineage(kf, u, &l); err != nil {
+		if _, err := kptfile.Documents(kptapi.FileName, []*yaml.RNode{kf}); err != nil {
+			return err
+		}
+		lock, ok, err := pkgupdate.LockOf(kf)
+		if err != nil || !ok || lock.Repo != o.Repo || lock.Commit != o.Commit || !sameRevision(lock, o) || !strings.HasPrefix(lock.Directory, "/") {
+			return err
+		}
+		n, err := r.marshalLineage(j, o, lock.Ref)
+		if err != nil {
+			return err
+		}
+		if err := n.Set(kf); err != nil {
 			return err
 		}
 		kptfile.Order(kf.YNode(), func(k *yaml.Node) bool { return k.Line == 0 })
+		edited = true
 		return nil
 	})
-	if err != nil {
+	if err != nil || !edited {
 		return nil, err
 	}
 	return out[kptapi.FileName], nil
+}
+
+// lineageNodesKey is what a lineage porchLineage writes depends on: the
+// upstream revision, the ref the lock records, and the upstream Repository
+// (by namespace and name).
+type lineageNodesKey struct {
+	origin                   Origin
+	ref, namespace, upstream string
+}
+
+// marshalLineage returns Porch's lineage of the upstream revision o whose
+// lock records ref, marshalled once for the run.
+func (r *runner) marshalLineage(j *job, o Origin, ref string) (kptfile.LineageNodes, error) {
+	key := lineageNodesKey{origin: o, ref: ref, namespace: j.pv.Metadata.Namespace, upstream: j.want.Repo}
+	r.mu.Lock()
+	n, ok := r.lineageNodes[key]
+	r.mu.Unlock()
+	if ok {
+		return n, nil
+	}
+	repo, err := r.upstreamModel(j)
+	if err != nil {
+		return kptfile.LineageNodes{}, err
+	}
+	u, l := pkgrev.Lineage(repo, o.Directory, ref, o.Commit)
+	if n, err = kptfile.MarshalLineage(u, &l); err != nil {
+		return kptfile.LineageNodes{}, err
+	}
+	r.mu.Lock()
+	r.lineageNodes[key] = n
+	r.mu.Unlock()
+	return n, nil
 }
 
 // lockOf returns the upstream revision a downstream package records (see

@@ -46,13 +46,48 @@ func LineageOf(kf *yaml.RNode) (Lineage, error) {
 // none) as kpt's writer marshals them, changing only the values that
 // differ, so that comments survive; new fields are for Order to place.
 func SetLineage(kf *yaml.RNode, up kptapi.Upstream, lock *kptapi.UpstreamLock) error {
-	if err := Assign(kf.YNode(), "upstream", up); err != nil {
+	n, err := MarshalLineage(up, lock)
+	if err != nil {
 		return err
 	}
-	if lock == nil {
+	return n.Set(kf)
+}
+
+// LineageNodes are an upstream and upstreamLock marshalled once
+// (MarshalLineage), to be set on many Kptfiles.
+type LineageNodes struct {
+	up, lock *yaml.Node // lock nil: none
+}
+
+// MarshalLineage marshals an upstream and upstreamLock (nil: none) as kpt's
+// writer does, for LineageNodes.Set.
+func MarshalLineage(up kptapi.Upstream, lock *kptapi.UpstreamLock) (LineageNodes, error) {
+	var n LineageNodes
+	n.up = &yaml.Node{}
+	if err := n.up.Encode(up); err != nil {
+		return LineageNodes{}, err
+	}
+	if lock != nil {
+		n.lock = &yaml.Node{}
+		if err := n.lock.Encode(lock); err != nil {
+			return LineageNodes{}, err
+		}
+	}
+	return n, nil
+}
+
+// Set sets the Kptfile's upstream and upstreamLock as SetLineage does, with
+// copies of the marshalled nodes (the Kptfile shares none of them).
+func (n LineageNodes) Set(kf *yaml.RNode) error {
+	if n.up == nil {
+		return errors.New("no lineage marshalled")
+	}
+	assign(kf.YNode(), "upstream", yaml.CopyYNode(n.up))
+	if n.lock == nil {
 		return fieldpath.Remove(kf, fieldpath.Path{"upstreamLock"})
 	}
-	return Assign(kf.YNode(), "upstreamLock", lock)
+	assign(kf.YNode(), "upstreamLock", yaml.CopyYNode(n.lock))
+	return nil
 }
 
 // Assign makes the field key of the mapping m hold v as kpt's writer

@@ -3,6 +3,8 @@ package pkgupdate
 import (
 	"errors"
 
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
 	kptapi "github.com/kptkit/kptkit/pkg/api/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptfile"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
@@ -82,6 +84,11 @@ func Lock(files kptpkg.Files) (Origin, bool, error) {
 	if err != nil || kf == nil {
 		return Origin{}, false, err
 	}
+	return LockOf(kf)
+}
+
+// LockOf is Lock of a Kptfile read already (kptfile.Read).
+func LockOf(kf *yaml.RNode) (Origin, bool, error) {
 	l, err := kptfile.LineageOf(kf)
 	if err != nil || l.Lock == nil || l.Lock.Git == nil {
 		return Origin{}, false, err
