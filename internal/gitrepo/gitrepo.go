@@ -36,6 +36,10 @@ type Repo struct {
 	// pending holds the objects of the change being written (pack.go); nil
 	// when objects are written one by one.
 	pending *batch
+	// objects is what the object folder holds, read once for the writes
+	// of a run (absent.go); nil until read, or after a write outside a
+	// pack.
+	objects *objectIndex
 	// backendOnce reads once where and whether refs move in process
 	// (backend.go).
 	backendOnce sync.Once

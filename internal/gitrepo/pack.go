@@ -25,6 +25,9 @@ type batch struct {
 	order []plumbing.Hash
 	// reindex has go-git's storage see the pack kptkit wrote.
 	reindex interface{ Reindex() }
+	// index is the repository's object index (absent.go), when kptkit
+	// writes the pack.
+	index *objectIndex
 }
 
 // newBatch returns a batch for the repository's storage, or nil when it
@@ -33,6 +36,10 @@ func (g *Repo) newBatch() *batch {
 	b := &batch{objs: memory.NewStorage()}
 	if g.plainDir() {
 		b.dir = filepath.Join(g.GitDir(), "objects", "pack")
+		if g.objects == nil {
+			g.objects = readObjectIndex(filepath.Dir(b.dir))
+		}
+		b.index = g.objects
 	}
 	var ok bool
 	if b.to, ok = g.r.Storer.(storer.PackfileWriter); !ok && b.dir == "" {
@@ -110,6 +117,9 @@ func (b *batch) writeOwn() error {
 	}
 	if err := writePack(b.dir, objs); err != nil {
 		return err
+	}
+	if b.index != nil {
+		b.index.wrote(b.order)
 	}
 	b.reindex.Reindex()
 	return nil

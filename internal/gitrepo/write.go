@@ -76,8 +76,13 @@ func (g *Repo) store(o encoder) (plumbing.Hash, error) {
 // caller holds g.mu.
 func (g *Repo) save(eo plumbing.EncodedObject) (plumbing.Hash, error) {
 	h := eo.Hash()
-	if g.pending != nil && g.pending.objs.HasEncodedObject(h) == nil {
-		return h, nil // written in this batch already: no need to look on disk
+	if g.pending != nil {
+		if g.pending.objs.HasEncodedObject(h) == nil {
+			return h, nil // written in this batch already: no need to look on disk
+		}
+		if x := g.pending.index; x != nil && x.absent(h) {
+			return g.pending.add(eo)
+		}
 	}
 	if g.r.Storer.HasEncodedObject(h) == nil {
 		return h, nil
@@ -85,6 +90,7 @@ func (g *Repo) save(eo plumbing.EncodedObject) (plumbing.Hash, error) {
 	if g.pending != nil {
 		return g.pending.add(eo)
 	}
+	g.objects = nil // a loose object: the index is read again
 	return g.r.Storer.SetEncodedObject(eo)
 }
 
