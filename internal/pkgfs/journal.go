@@ -27,6 +27,9 @@ const (
 // (relative to the root, made here). On an error it undoes what it did;
 // only when that fails too is the journal left for the next run.
 func (t *tx) run(dir string) error {
+	if t.direct != "" {
+		return t.runDirect(dir)
+	}
 	t.dir = dir
 	if err := t.root.Mkdir(dir, 0o700); err != nil {
 		return err

@@ -39,6 +39,11 @@ type tx struct {
 	tree   kptpkg.Files // a whole new folder, staged as "tree"; nil for none
 	made   map[string]bool
 	mkdirs int // folders made by this write (undone in process)
+	// direct is the folder a whole new folder's write renames its own
+	// folder to, when it is written by one rename (direct.go); "" for a
+	// journaled write.
+	direct string
+	base   string // the folder written, for a direct write
 }
 
 // op is one step of a write's apply, on a path relative to the root.
@@ -215,6 +220,9 @@ func (pl *planner) wholeFolder(files kptpkg.Files) (*tx, error) {
 	}
 	pl.t.tree = files
 	pl.t.ops = append(pl.mkdirs(), op{kind: opPut, path: pl.base, slot: treeSlot})
+	if !noDirect.Load() {
+		pl.t.planDirect(pl.base)
+	}
 	return pl.t, nil
 }
 

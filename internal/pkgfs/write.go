@@ -241,11 +241,20 @@ func (o *Out) Write(p string, old, files kptpkg.Files) (bool, error) {
 	if err := checkPackage(p); err != nil {
 		return false, err
 	}
-	t, err := planWrite(o.root, p, old, files)
-	if err != nil || t == nil {
-		return false, err
+	// A direct write raced by another (direct.go) is planned again: the
+	// folders absent above p are fewer each time.
+	for try := 1; ; try++ {
+		t, err := planWrite(o.root, p, old, files)
+		if err != nil || t == nil {
+			return false, err
+		}
+		if try == maxDirect {
+			t.direct = ""
+		}
+		if err = t.run(o.scratch("tx-")); !errors.Is(err, errRaced) {
+			return true, err
+		}
 	}
-	return true, t.run(o.scratch("tx-"))
 }
 
 // Delete removes the files of the package at p (relative to it, as Read
