@@ -27,7 +27,8 @@ import (
 // Nth step of its writes (pkgfs's apply hook, counted from 1 over the whole
 // run), create FILE and wait there to be killed; KPTKIT_HELPER_SYNC_PAUSE=N:FILE
 // does the same before the Nth change in git syncs its pack (gitrepo's
-// sync hook), every change from it on waiting there; KPTKIT_HELPER_FAIL=RE
+// sync hook), every change from it on waiting there; KPTKIT_HELPER_TX_PAUSE=FILE
+// makes every ref transaction, its locks held, create FILE and wait there; KPTKIT_HELPER_FAIL=RE
 // fails every write step whose path RE matches with "no space left on
 // device", as a full disk would.
 func TestKptkitHelper(t *testing.T) {
@@ -68,6 +69,12 @@ func TestKptkitHelper(t *testing.T) {
 				}
 				time.Sleep(time.Hour) // until the process is killed
 			}
+		})
+	}
+	if f := os.Getenv("KPTKIT_HELPER_TX_PAUSE"); f != "" {
+		gitrepo.SetTransactionHook(func() {
+			_ = os.WriteFile(f, nil, 0o644)
+			time.Sleep(time.Hour) // until the process is interrupted twice
 		})
 	}
 	os.Exit(run(append([]string{"kptkit"}, strings.Split(args, "\n")...), os.Stdin, os.Stdout, os.Stderr))
@@ -457,6 +464,68 @@ func TestVariantsGitInterrupted(t *testing.T) {
 		if diff := cmp.Diff(dump(clean.deploy[c]), dump(f.deploy[c])); diff != "" {
 			t.Errorf("%s after the run after (-clean +got):\n%s", c, diff)
 		}
+	}
+}
+
+// TestVariantsGitInterruptedTwice: a render in git whose ref transaction
+// does not end (paused, its locks held) waits on the first interrupt — the
+// transaction is let end — and ends on the second, by that signal, its
+// locks removed: no ref moved, nothing locked; the run after gives what a
+// clean run gives.
+func TestVariantsGitInterruptedTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a fleet in git in a process of its own")
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	clean := newGitFleet(t, "edge01")
+	clean.variants("v1", "", "edge01")
+	clean.mustRender()
+	f := newGitFleet(t, "edge01")
+	f.variants("v1", "", "edge01")
+	before := dump(f.deploy["edge01"])
+	paused := filepath.Join(t.TempDir(), "paused")
+	cmd := helper([]string{"KPTKIT_HELPER_TX_PAUSE=" + paused}, f.args()...)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(paused); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the run never came to a ref transaction:\n%s", out)
+		}
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case err := <-done:
+		t.Fatalf("the run ended on the first interrupt, its transaction under way: %v\n%s", err, out)
+	case <-time.After(300 * time.Millisecond):
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the run did not end on the second interrupt:\n%s", out)
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+		t.Errorf("the run ended with %v, not by SIGINT", cmd.ProcessState)
+	}
+	d := f.deploy["edge01"]
+	noLocks(t, d.Dir)
+	d.Git("fsck", "--strict", "--no-dangling")
+	if got := dump(d); got != before {
+		t.Errorf("a ref moved:\n%s", got)
+	}
+	f.mustRender()
+	if diff := cmp.Diff(dump(clean.deploy["edge01"]), dump(d)); diff != "" {
+		t.Errorf("after the run after (-clean +got):\n%s", diff)
 	}
 }
 

@@ -100,6 +100,9 @@ func (g *Repo) moveInProcess(refs []pkgrev.RefUpdate) error {
 	if err != nil {
 		return err
 	}
+	if h := transactionHook.Load(); h != nil {
+		(*h)()
+	}
 	return tx.commit()
 }
 

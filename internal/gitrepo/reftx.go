@@ -143,6 +143,7 @@ func createLock(p string) (*os.File, error) {
 	if err != nil {
 		return nil, errInProcess
 	}
+	holdLock(p)
 	return f, nil
 }
 
@@ -236,6 +237,7 @@ func (tx *refTx) commit() error {
 		if err := os.Rename(u.lock, strings.TrimSuffix(u.lock, ".lock")); err != nil {
 			return fmt.Errorf("cannot update ref '%s': %w", u.name, err)
 		}
+		releaseLock(u.lock)
 		u.lock = ""
 	}
 	for i := range tx.updates {
@@ -256,6 +258,7 @@ func (tx *refTx) delete(u *txUpdate) error {
 		return fmt.Errorf("cannot delete ref '%s': %w", u.name, err)
 	}
 	_ = os.Remove(u.lock)
+	releaseLock(u.lock)
 	u.lock = ""
 	top := filepath.Join(tx.dir, "refs")
 	for d := filepath.Dir(p); strings.HasPrefix(d, top+string(filepath.Separator)) && filepath.Dir(d) != top; d = filepath.Dir(d) {
@@ -276,11 +279,13 @@ func (tx *refTx) abort() {
 		}
 		if u.lock != "" {
 			_ = os.Remove(u.lock)
+			releaseLock(u.lock)
 			u.lock = ""
 		}
 	}
 	if tx.packed != "" {
 		_ = os.Remove(tx.packed)
+		releaseLock(tx.packed)
 		tx.packed = ""
 	}
 }
