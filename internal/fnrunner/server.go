@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -243,14 +244,21 @@ func (s *Server) setServing(ok bool) {
 }
 
 // logCall writes a line for a call: its image, its answer's code and how
-// long it took.
+// long it took, and the first line of the error.
 func (s *Server) logCall(image string, err error, took time.Duration) {
-	st := status.Convert(err)
-	line := fmt.Sprintf("EvaluateFunction %q: %s in %s", image, st.Code(), took.Round(time.Microsecond))
+	code, msg := codes.OK, ""
 	if err != nil {
-		line += ": " + firstLine(st.Message())
+		st := status.Convert(err)
+		code, msg = st.Code(), st.Message()
 	}
-	fmt.Fprintln(s.opts.Log, line)
+	line := append(make([]byte, 0, 128), "EvaluateFunction "...)
+	line = strconv.AppendQuote(line, image)
+	line = append(append(append(line, ": "...), code.String()...), " in "...)
+	line = append(line, took.Round(time.Microsecond).String()...)
+	if err != nil {
+		line = append(append(line, ": "...), firstLine(msg)...)
+	}
+	s.opts.Log.Write(append(line, '\n'))
 }
 
 func firstLine(s string) string {
