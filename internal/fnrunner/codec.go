@@ -15,21 +15,25 @@ import (
 // codec is gRPC's proto codec without its buffer pool: that pool jumps
 // from 32 KiB to 1 MiB buffers and clears a buffer's whole capacity each
 // time it hands one out, so that every ResourceList of 40 KB cost clearing
-// 1 MiB going in and again going out. A message here is read from its
-// frames, or written, in one buffer of its own size — and a call's
-// ResourceList is copied once each way, not twice: a request's is taken
-// from the buffer its frames are gathered in (decodeRequest), and an
-// answer's goes to the transport as the function wrote it
-// (encodeResponse).
-type codec struct{}
+// 1 MiB going in and again going out. A call's ResourceList is copied
+// once each way, not twice: a request's from its frames into one of the
+// server's buffers (bufs; a buffer of its own size without them), where
+// decodeRequest leaves it, and an answer's goes to the transport as the
+// function wrote it (encodeResponse), in one of the server's buffers
+// when it was written there. Any other message is read or written in a
+// buffer of its own size.
+type codec struct{ bufs *buffers }
 
 var _ encoding.CodecV2 = codec{}
 
 // Marshal encodes a message: an answer as its parts, any other message in
 // a buffer of its size.
-func (codec) Marshal(v any) (mem.BufferSlice, error) {
-	if resp, ok := v.(*evaluator.EvaluateFunctionResponse); ok {
-		return encodeResponse(resp), nil
+func (c codec) Marshal(v any) (mem.BufferSlice, error) {
+	switch resp := v.(type) {
+	case *response:
+		return encodeResponse(&resp.EvaluateFunctionResponse, resp.out), nil
+	case *evaluator.EvaluateFunctionResponse:
+		return encodeResponse(resp, lent{}), nil
 	}
 	m, ok := v.(proto.Message)
 	if !ok {
@@ -42,9 +46,13 @@ func (codec) Marshal(v any) (mem.BufferSlice, error) {
 	return mem.BufferSlice{mem.SliceBuffer(b)}, nil
 }
 
-// Unmarshal decodes a message from its frames (gathered in one buffer: the
-// frames go back to gRPC's pool once it returns).
-func (codec) Unmarshal(data mem.BufferSlice, v any) error {
+// Unmarshal decodes a message from its frames, gathered in one buffer (the
+// frames go back to gRPC's pool once it returns): a request the server
+// reads (*request) in one of its buffers, lent to the call.
+func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if req, ok := v.(*request); ok && c.bufs != nil {
+		return c.readRequest(data, req)
+	}
 	m, ok := v.(proto.Message)
 	if !ok {
 		return fmt.Errorf("cannot unmarshal into %T: it is not a proto.Message", v)
@@ -54,6 +62,25 @@ func (codec) Unmarshal(data mem.BufferSlice, v any) error {
 		return nil
 	}
 	return proto.Unmarshal(b, m)
+}
+
+// readRequest decodes a request into one of bufs: lent to the call when its
+// ResourceList is left there, else given back at once (proto.Unmarshal
+// copies what it keeps).
+func (c codec) readRequest(data mem.BufferSlice, req *request) error {
+	p := c.bufs.Get(data.Len())
+	data.CopyTo(*p)
+	if decodeRequest(*p, &req.EvaluateFunctionRequest) {
+		if len(req.ResourceList) > 0 {
+			req.in = lent{bufs: c.bufs, buf: p}
+			return nil
+		}
+		c.bufs.Put(p)
+		return nil
+	}
+	err := proto.Unmarshal(*p, &req.EvaluateFunctionRequest)
+	c.bufs.Put(p)
+	return err
 }
 
 // Name is the codec's content subtype: gRPC's own "proto".
@@ -102,19 +129,22 @@ func decodeRequest(b []byte, req *evaluator.EvaluateFunctionRequest) bool {
 
 // encodeResponse encodes an answer as proto.Marshal does (its fields in
 // order, an empty one left out), its ResourceList as a part of its own,
-// not copied.
-func encodeResponse(resp *evaluator.EvaluateFunctionResponse) mem.BufferSlice {
-	var out mem.BufferSlice
+// not copied: the buffer out when it is there, given back to its pool once
+// gRPC has sent it.
+func encodeResponse(resp *evaluator.EvaluateFunctionResponse, out lent) mem.BufferSlice {
+	var msg mem.BufferSlice
 	var head []byte
 	if rl := resp.GetResourceList(); len(rl) > 0 {
 		head = protowire.AppendTag(head, fieldResourceList, protowire.BytesType)
 		head = protowire.AppendVarint(head, uint64(len(rl)))
-		out = append(out, mem.SliceBuffer(head), mem.SliceBuffer(rl))
+		msg = append(msg, mem.SliceBuffer(head), out.buffer(rl))
+	} else {
+		out.giveBack()
 	}
 	if log := resp.GetLog(); len(log) > 0 {
 		tail := protowire.AppendTag(nil, fieldLog, protowire.BytesType)
 		tail = protowire.AppendBytes(tail, log)
-		out = append(out, mem.SliceBuffer(tail))
+		msg = append(msg, mem.SliceBuffer(tail))
 	}
-	return out
+	return msg
 }

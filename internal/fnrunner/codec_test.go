@@ -45,7 +45,8 @@ func wireRequests() map[string][]byte {
 
 // TestCodecRequest: the server reads every request as proto.Unmarshal does,
 // split in frames or not, and the ResourceList it hands on is not the
-// frames' memory (gRPC reuses it).
+// frames' memory (gRPC reuses it); read into one of the server's buffers,
+// which holds an earlier call's bytes, the same.
 func TestCodecRequest(t *testing.T) {
 	for name, wire := range wireRequests() {
 		t.Run(name, func(t *testing.T) {
@@ -58,29 +59,54 @@ func checkDecode(t *testing.T, wire []byte) {
 	t.Helper()
 	var want evaluator.EvaluateFunctionRequest
 	wantErr := proto.Unmarshal(wire, &want)
-	frames := mem.BufferSlice{}
-	for rest := bytes.Clone(wire); len(rest) > 0; {
-		n := min(len(rest), 7)
-		frames = append(frames, mem.SliceBuffer(rest[:n]))
-		rest = rest[n:]
+	var plain evaluator.EvaluateFunctionRequest
+	bufs := newBuffers(1)
+	dirty := bytes.Repeat([]byte{0xff}, 2*len(wire)+16)
+	bufs.Put(&dirty)
+	var read request
+	for _, tc := range []struct {
+		name  string
+		codec codec
+		v     any
+		got   *evaluator.EvaluateFunctionRequest
+	}{
+		{"codec", codec{}, &plain, &plain},
+		{"codec with buffers", codec{bufs: bufs}, &read, &read.EvaluateFunctionRequest},
+	} {
+		frames := mem.BufferSlice{}
+		for rest := bytes.Clone(wire); len(rest) > 0; {
+			n := min(len(rest), 7)
+			frames = append(frames, mem.SliceBuffer(rest[:n]))
+			rest = rest[n:]
+		}
+		err := tc.codec.Unmarshal(frames, tc.v)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%s: Unmarshal(%q): error %v, proto.Unmarshal's %v", tc.name, wire, err, wantErr)
+		}
+		if err == nil && !proto.Equal(tc.got, &want) {
+			t.Fatalf("%s: Unmarshal(%q) = %v, proto.Unmarshal's %v", tc.name, wire, tc.got, &want)
+		}
+		for _, f := range frames {
+			clear(f.ReadOnlyData()) // gRPC reuses the frames
+		}
+		if err == nil && !proto.Equal(tc.got, &want) {
+			t.Fatalf("%s: Unmarshal(%q) = %v once the frames were reused, want %v", tc.name, wire, tc.got, &want)
+		}
 	}
-	var got evaluator.EvaluateFunctionRequest
-	err := codec{}.Unmarshal(frames, &got)
-	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("Unmarshal(%q): error %v, proto.Unmarshal's %v", wire, err, wantErr)
+	// The buffer is lent to the call when the ResourceList is in it, else
+	// kept by the server at once.
+	lentOne := read.in.buf != nil
+	if kept := len(bufs.free) == 1; kept == lentOne {
+		t.Errorf("Unmarshal(%q) with buffers: lent %v and kept %v; want one of them", wire, lentOne, kept)
 	}
-	if err == nil && !proto.Equal(&got, &want) {
-		t.Fatalf("Unmarshal(%q) = %v, proto.Unmarshal's %v", wire, &got, &want)
-	}
-	for _, f := range frames {
-		clear(f.ReadOnlyData()) // gRPC reuses the frames
-	}
-	if err == nil && !proto.Equal(&got, &want) {
-		t.Fatalf("Unmarshal(%q) = %v once the frames were reused, want %v", wire, &got, &want)
+	if lentOne && &(*read.in.buf)[0] != &dirty[0] {
+		t.Errorf("Unmarshal(%q) with buffers read the request into a buffer of its own, not the one kept", wire)
 	}
 }
 
-// TestCodecResponse: the server writes an answer as proto.Marshal does.
+// TestCodecResponse: the server writes an answer as proto.Marshal does,
+// and an answer written into one of its buffers gives the buffer back once
+// gRPC is done with the message, not before.
 func TestCodecResponse(t *testing.T) {
 	for name, resp := range map[string]*evaluator.EvaluateFunctionResponse{
 		"list and log": {ResourceList: []byte("kind: ResourceList\n"), Log: []byte("warning\n")},
@@ -100,6 +126,25 @@ func TestCodecResponse(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got.Materialize(), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("Marshal(%v) differs from proto.Marshal's (-want +got):\n%s", resp, diff)
+			}
+			bufs := newBuffers(1)
+			p := bufs.Get(max(len(resp.ResourceList), 2<<10)) // pooled by gRPC from 1 KiB
+			*p = append((*p)[:0], resp.ResourceList...)
+			lentResp := &response{out: lent{bufs: bufs, buf: p}}
+			lentResp.ResourceList, lentResp.Log = *p, resp.Log
+			got, err = codec{bufs: bufs}.Marshal(lentResp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got.Materialize(), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Marshal(%v) in a buffer differs from proto.Marshal's (-want +got):\n%s", resp, diff)
+			}
+			if kept, sent := len(bufs.free), len(resp.ResourceList) == 0; (kept == 1) != sent {
+				t.Errorf("before the message is freed, %d buffers kept; want %d", kept, map[bool]int{true: 1}[sent])
+			}
+			got.Free()
+			if len(bufs.free) != 1 {
+				t.Errorf("once the message is freed, %d buffers kept, want 1", len(bufs.free))
 			}
 		})
 	}

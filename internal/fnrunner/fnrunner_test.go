@@ -231,3 +231,24 @@ func TestOwnFunctionGetsTheServersEnv(t *testing.T) {
 		t.Errorf("answer %+v, want INTERNAL with the time %s", got, want)
 	}
 }
+
+// TestLogLine: a call's line names its image (quoted), its answer's code,
+// how long it took, and the first line of its error.
+func TestLogLine(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	srv, err := New(Options{Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.logCall("ghcr.io/kptkit/set-package-context:v1", nil, 1234567*time.Nanosecond)
+	srv.logCall(`odd "image"`+"\n", status.Error(codes.Internal, "failed to evaluate\nand stderr: x"), 3*time.Millisecond)
+	srv.logCall("", errors.New("plain"), 0)
+	want := `EvaluateFunction "ghcr.io/kptkit/set-package-context:v1": OK in 1.235ms
+EvaluateFunction "odd \"image\"\n": Internal in 3ms: failed to evaluate
+EvaluateFunction "": Unknown in 0s: plain
+`
+	if d := cmp.Diff(want, log.String()); d != "" {
+		t.Errorf("log (-want +got):\n%s", d)
+	}
+}

@@ -9,8 +9,6 @@ import (
 
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-
-	"github.com/kptkit/kptkit/internal/fnrunner/evaluator"
 )
 
 // window is the flow control window of a stream and of a connection: a
@@ -25,7 +23,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 	gs := grpc.NewServer(
 		grpc.MaxRecvMsgSize(s.opts.MaxMessageSize),
 		grpc.MaxSendMsgSize(s.opts.MaxMessageSize),
-		grpc.ForceServerCodecV2(codec{}),
+		grpc.ForceServerCodecV2(codec{bufs: s.bufs}),
 		grpc.InitialWindowSize(window),
 		grpc.InitialConnWindowSize(window),
 		grpc.WriteBufferSize(256<<10),
@@ -34,7 +32,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 		// have grown already (a new one per call grew its stack each time).
 		grpc.NumStreamWorkers(uint32(s.opts.Jobs)),
 	)
-	evaluator.RegisterFunctionEvaluatorServer(gs, s)
+	gs.RegisterService(&serviceDesc, s)
 	healthpb.RegisterHealthServer(gs, healthService{Server: s.health, stopping: s.stopping})
 	served := make(chan error, 1)
 	go func() { served <- gs.Serve(lis) }()

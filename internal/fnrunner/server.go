@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,6 +76,7 @@ type Server struct {
 	opts     Options
 	slots    *slots
 	workers  *workers
+	bufs     *buffers
 	health   *health.Server
 	stopping chan struct{} // closed when Serve stops
 	fallback evaluator.FunctionEvaluatorClient
@@ -97,6 +99,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{opts: o, health: health.NewServer(), stopping: make(chan struct{})}
 	s.slots = newSlots(o.Jobs, s.setServing)
 	s.workers = newWorkers(o.Jobs)
+	s.bufs = newBuffers(2*o.Jobs + 2) // a call's request and answer, and an answer being sent
 	s.setServing(true)
 	if o.Fallback != "" {
 		conn, err := grpc.NewClient(o.Fallback,
@@ -121,11 +124,49 @@ func (s *Server) Close() error {
 // EvaluateFunction runs the function the request's image names over its
 // ResourceList, or forwards the request to the fallback; a panic fails the
 // call, never the server.
-func (s *Server) EvaluateFunction(ctx context.Context, req *evaluator.EvaluateFunctionRequest) (resp *evaluator.EvaluateFunctionResponse, err error) {
+func (s *Server) EvaluateFunction(ctx context.Context, req *evaluator.EvaluateFunctionRequest) (*evaluator.EvaluateFunctionResponse, error) {
+	resp, err := s.evaluate(ctx, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &resp.EvaluateFunctionResponse, nil
+}
+
+// serviceDesc is the FunctionEvaluator service as gRPC serves it: the
+// generated one, but for the handler of EvaluateFunction, which reads the
+// request into one of the server's buffers (the server has no
+// interceptor).
+var serviceDesc = grpc.ServiceDesc{
+	ServiceName: evaluator.FunctionEvaluator_ServiceDesc.ServiceName,
+	HandlerType: evaluator.FunctionEvaluator_ServiceDesc.HandlerType,
+	Methods: []grpc.MethodDesc{{
+		MethodName: "EvaluateFunction",
+		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			req := new(request)
+			if err := dec(req); err != nil {
+				return nil, err
+			}
+			resp, err := srv.(*Server).evaluate(ctx, &req.EvaluateFunctionRequest, req)
+			if err != nil {
+				return nil, err
+			}
+			return resp, nil
+		},
+	}},
+	Metadata: evaluator.FunctionEvaluator_ServiceDesc.Metadata,
+}
+
+// evaluate is EvaluateFunction; lent, when gRPC's handler calls it, is the
+// request as read into one of the server's buffers (given back once nothing
+// reads it), and the answer of a kptkit function is written into another.
+func (s *Server) evaluate(ctx context.Context, req *evaluator.EvaluateFunctionRequest, lent *request) (resp *response, err error) {
 	start := time.Now()
 	defer func() {
 		if p := recover(); p != nil {
 			resp, err = nil, panicked(req.GetImage(), p)
+		}
+		if lent != nil {
+			lent.done()
 		}
 		s.logCall(req.GetImage(), err, time.Since(start))
 	}()
@@ -133,20 +174,36 @@ func (s *Server) EvaluateFunction(ctx context.Context, req *evaluator.EvaluateFu
 	var unmatched *notFound
 	switch {
 	case errors.As(err, &unmatched) && s.fallback != nil:
-		return s.fallback.EvaluateFunction(ctx, req)
+		return s.forward(ctx, req)
 	case errors.As(err, &unmatched):
 		return nil, status.Error(codes.NotFound, err.Error())
 	case err != nil:
 		return nil, status.Errorf(codes.Internal, "Failed to execute function %q: %s", req.GetImage(), err)
 	}
-	out, exit, err := s.run(ctx, runner, req.GetResourceList())
+	res := s.run(ctx, runner, req.GetResourceList(), lent)
+	switch {
+	case res.err != nil:
+		res.buf.giveBack()
+		return nil, runError(req.GetImage(), res.exit, res.err)
+	case res.exit.Code != 0:
+		err := exitError(req.GetImage(), res.out, res.exit.Stderr)
+		res.buf.giveBack()
+		return nil, err
+	}
+	resp = &response{out: res.buf}
+	resp.ResourceList, resp.Log = res.out, []byte(res.exit.Stderr)
+	return resp, nil
+}
+
+// forward has the fallback answer the request.
+func (s *Server) forward(ctx context.Context, req *evaluator.EvaluateFunctionRequest) (*response, error) {
+	got, err := s.fallback.EvaluateFunction(ctx, req)
 	if err != nil {
-		return nil, runError(req.GetImage(), exit, err)
+		return nil, err
 	}
-	if exit.Code != 0 {
-		return nil, exitError(req.GetImage(), out, exit.Stderr)
-	}
-	return &evaluator.EvaluateFunctionResponse{ResourceList: out, Log: []byte(exit.Stderr)}, nil
+	resp := new(response)
+	resp.ResourceList, resp.Log = got.GetResourceList(), got.GetLog()
+	return resp, nil
 }
 
 // runner is the runner of an image: the first of the runtimes that takes
@@ -187,14 +244,21 @@ func (s *Server) setServing(ok bool) {
 }
 
 // logCall writes a line for a call: its image, its answer's code and how
-// long it took.
+// long it took, and the first line of the error.
 func (s *Server) logCall(image string, err error, took time.Duration) {
-	st := status.Convert(err)
-	line := fmt.Sprintf("EvaluateFunction %q: %s in %s", image, st.Code(), took.Round(time.Microsecond))
+	code, msg := codes.OK, ""
 	if err != nil {
-		line += ": " + firstLine(st.Message())
+		st := status.Convert(err)
+		code, msg = st.Code(), st.Message()
 	}
-	fmt.Fprintln(s.opts.Log, line)
+	line := append(make([]byte, 0, 128), "EvaluateFunction "...)
+	line = strconv.AppendQuote(line, image)
+	line = append(append(append(line, ": "...), code.String()...), " in "...)
+	line = append(line, took.Round(time.Microsecond).String()...)
+	if err != nil {
+		line = append(append(line, ": "...), firstLine(msg)...)
+	}
+	s.opts.Log.Write(append(line, '\n'))
 }
 
 func firstLine(s string) string {

@@ -84,20 +84,32 @@ func (h *held) release() {
 	<-s.free
 }
 
-// ran is what a run gave.
+// ran is what a run gave: the output, in buf when it was written there.
 type ran struct {
 	out  []byte
 	exit render.Exit
 	err  error
+	buf  lent
 }
 
 // run runs the function in a slot and waits for it until ctx ends; the
 // slot stays taken until the function ends, or, for a kptkit function in
-// process, until the step limit, where it is abandoned.
-func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, render.Exit, error) {
+// process, until the step limit, where it is abandoned. A kptkit function
+// over a request the server read into its buffers (req) gives the
+// request's buffer back when it ends, and writes its output into another;
+// any other keeps the request's (its work may outlive its Run, and its
+// output may be its input).
+func (s *Server) run(ctx context.Context, r render.Runner, in []byte, req *request) ran {
 	h, err := s.slots.take(ctx)
 	if err != nil {
-		return nil, render.Exit{}, err
+		return ran{err: err}
+	}
+	var inBuf, outBuf lent
+	if _, ok := r.(render.InProcess); ok && req != nil {
+		inBuf = req.handOver()
+		outBuf = lent{bufs: s.bufs, buf: s.bufs.Get(len(in) + len(in)/16)}
+	} else {
+		req.handOver()
 	}
 	// Two may send: the function when it ends, and the step limit.
 	done := make(chan ran, 2)
@@ -109,36 +121,47 @@ func (s *Server) run(ctx context.Context, r render.Runner, in []byte) ([]byte, r
 		})
 	}
 	s.workers.do(func() {
-		res := s.step(r, in)
+		res := s.step(r, in, outBuf)
 		if limit != nil {
 			limit.Stop()
 		}
+		inBuf.giveBack()
 		h.release()
 		done <- res
 	})
 	select {
 	case res := <-done:
-		return res.out, res.exit, res.err
+		return res
 	case <-ctx.Done():
 		h.callerGone()
-		return nil, render.Exit{}, ctx.Err()
+		return ran{err: ctx.Err()}
 	}
 }
 
 // step runs the function: a runner that starts a process bounds it itself;
-// a kptkit function in process is bounded by run. A panic is an error.
-func (s *Server) step(r render.Runner, in []byte) (res ran) {
+// a kptkit function in process is bounded by run, and writes its output
+// into out when it is lent one. A panic is an error.
+func (s *Server) step(r render.Runner, in []byte, out lent) (res ran) {
 	defer func() {
 		if p := recover(); p != nil {
-			res = ran{err: &panicError{value: p}}
+			res = ran{err: &panicError{value: p}, buf: out}
 		}
 	}()
-	if p, ok := r.(render.InProcess); ok && p.Env.Now == nil {
-		p.Env = s.opts.Env
-		r = p
+	p, ok := r.(render.InProcess)
+	if !ok {
+		o, exit, err := r.Run(in)
+		return ran{o, exit, err, lent{}}
 	}
-	out, exit, err := r.Run(in)
-	return ran{out, exit, err}
+	if p.Env.Now == nil {
+		p.Env = s.opts.Env
+	}
+	if out.buf == nil {
+		o, exit, err := p.Run(in)
+		return ran{o, exit, err, lent{}}
+	}
+	o, exit, err := p.AppendRun((*out.buf)[:0], in)
+	*out.buf = o // grown, when the output did not fit
+	return ran{o, exit, err, out}
 }
 
 func servingStatus(ok bool) healthpb.HealthCheckResponse_ServingStatus {

@@ -39,11 +39,17 @@ type Function struct {
 // ResourceList (an empty one carrying the error when the input cannot be
 // read) and the results it reports.
 func Process(f Function, in []byte, env Env) (out []byte, results result.List) {
+	return AppendProcess(nil, f, in, env)
+}
+
+// AppendProcess is Process, the output appended to dst (a buffer a caller
+// keeps from call to call).
+func AppendProcess(dst []byte, f Function, in []byte, env Env) (out []byte, results result.List) {
 	rl := run(f, in, env)
-	out, err := rl.Write()
+	out, err := rl.AppendText(dst)
 	if err != nil {
 		rl = failed(fmt.Errorf("cannot write the output: %w", err))
-		out, _ = rl.Write()
+		out, _ = rl.AppendText(dst)
 	}
 	return out, rl.Results()
 }

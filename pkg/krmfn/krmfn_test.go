@@ -194,3 +194,43 @@ identity: error: cm.yaml: ConfigMap/a: line 12: mapping key "x" already defined 
 		t.Errorf("stderr (-want +got):\n%s", diff)
 	}
 }
+
+// TestAppendProcess: AppendProcess appends to a buffer, past what it holds
+// and over the stale bytes beyond, what Process writes, with the same
+// results.
+func TestAppendProcess(t *testing.T) {
+	t.Parallel()
+	fail := krmfn.Function{Name: "fail", Run: func(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+		rl.AddResults(result.Errorf("bad thing"))
+		return nil
+	}}
+	edit := krmfn.Function{Name: "edit", Run: func(rl *resourcelist.ResourceList, _ krmfn.Env) error {
+		for _, it := range rl.Select(func(resourcelist.Header) bool { return true }) {
+			it.Edit().SetLabels(map[string]string{"a": "b"})
+		}
+		return nil
+	}}
+	for _, tc := range []struct {
+		name string
+		f    krmfn.Function
+		in   string
+	}{
+		{"identity", krmfn.Identity, input},
+		{"an edit", edit, input},
+		{"error result", fail, input},
+		{"not yaml", krmfn.Identity, "a: ["},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantOut, wantResults := krmfn.Process(tc.f, []byte(tc.in), env)
+			dst := append(make([]byte, 0, 4096), "held\n"...)
+			copy(dst[len(dst):cap(dst)], bytes.Repeat([]byte("stale "), 700))
+			out, results := krmfn.AppendProcess(dst, tc.f, []byte(tc.in), env)
+			if d := cmp.Diff("held\n"+string(wantOut), string(out)); d != "" {
+				t.Errorf("output (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(wantResults.Errors(), results.Errors()); d != "" {
+				t.Errorf("results (-want +got):\n%s", d)
+			}
+		})
+	}
+}

@@ -50,7 +50,13 @@ type InProcess struct {
 
 // Run runs the function over a ResourceList's bytes, as its binary would.
 func (p InProcess) Run(in []byte) ([]byte, Exit, error) {
-	out, results := krmfn.Process(p.Function, in, p.Env)
+	return p.AppendRun(nil, in)
+}
+
+// AppendRun is Run, the output appended to dst (a buffer the caller keeps
+// from call to call).
+func (p InProcess) AppendRun(dst, in []byte) ([]byte, Exit, error) {
+	out, results := krmfn.AppendProcess(dst, p.Function, in, p.Env)
 	return out, exitOf(p.Function, results), nil
 }
 

@@ -38,6 +38,9 @@ func FuzzParseWrite(f *testing.F) {
 		if err != nil {
 			t.Fatalf("cannot write what parsed: %v", err)
 		}
+		if app, err := rl.AppendText([]byte("held\n")); err != nil || string(app) != "held\n"+string(out) {
+			t.Fatalf("AppendText = %q, %v; want what Write writes after what the buffer held\ninput:\n%s", app, err, in)
+		}
 		again, err := resourcelist.Parse(out)
 		if err != nil {
 			t.Fatalf("output does not parse: %v\ninput:\n%s\noutput:\n%s", err, in, out)

@@ -117,7 +117,7 @@ func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Head
 	var (
 		out    []*Item
 		hs, ok = rl.scannedHeaders(maybe)
-		kept   headers
+		kept   = headers{filtered: maybe != nil}
 	)
 	for i, it := range rl.items {
 		if it.state == stateDeleted {
@@ -145,17 +145,27 @@ func (rl *ResourceList) selectWhere(maybe func(*scan.Item) bool, match func(Head
 }
 
 // headers are the headers a selection keeps for its items, made a chunk
-// at a time rather than one by one.
-type headers []Header
+// at a time rather than one by one: a chunk for the items left to look
+// at (at most 64), or, when the selection passes over most items unread
+// (filtered: SelectKind, SelectFile), a few first and twice as many each
+// time.
+type headers struct {
+	chunk    []Header
+	filtered bool
+}
 
 // keep returns where h is kept; left is how many items the selection has
 // yet to look at (this one included), at most how many more it keeps.
 func (hs *headers) keep(h Header, left int) *Header {
-	if len(*hs) == cap(*hs) {
-		*hs = make(headers, 0, min(left, 64))
+	if len(hs.chunk) == cap(hs.chunk) {
+		n := 64
+		if hs.filtered {
+			n = max(4, 2*cap(hs.chunk))
+		}
+		hs.chunk = make([]Header, 0, min(left, n))
 	}
-	*hs = append(*hs, h)
-	return &(*hs)[len(*hs)-1]
+	hs.chunk = append(hs.chunk, h)
+	return &hs.chunk[len(hs.chunk)-1]
 }
 
 // fromScan reports whether Header reads the item's header from its scan.

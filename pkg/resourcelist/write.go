@@ -21,6 +21,16 @@ func (rl *ResourceList) Write() ([]byte, error) {
 	return p.Bytes(), nil
 }
 
+// AppendText appends what Write returns to b (encoding.TextAppender); when
+// the list cannot be encoded it returns b as it was, and the error.
+func (rl *ResourceList) AppendText(b []byte) ([]byte, error) {
+	p, err := rl.plan()
+	if err != nil {
+		return b, err
+	}
+	return p.AppendTo(b), nil
+}
+
 // WriteTo writes what Write returns to w, without holding it whole: the
 // items nobody changed go from the input to w. When the list cannot be
 // encoded it returns the error having written nothing.

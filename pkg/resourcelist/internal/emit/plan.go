@@ -3,6 +3,7 @@ package emit
 import (
 	"bytes"
 	"io"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -41,11 +42,16 @@ func (p *Plan) of(pc piece) []byte {
 
 // Bytes returns the output, whole.
 func (p *Plan) Bytes() []byte {
-	out := make([]byte, 0, p.size)
+	return p.AppendTo(make([]byte, 0, p.size))
+}
+
+// AppendTo appends the output to b, grown once to hold it.
+func (p *Plan) AppendTo(b []byte) []byte {
+	b = slices.Grow(b, p.size)
 	for _, pc := range p.pieces {
-		out = append(out, p.of(pc)...)
+		b = append(b, p.of(pc)...)
 	}
-	return out
+	return b
 }
 
 // WriteTo writes the output to w piece by piece, without holding it whole:
