@@ -344,6 +344,37 @@ func TestVariantsGitPrune(t *testing.T) {
 	}
 }
 
+// TestVariantsGitPruneReferenced: a draft the run would prune that another
+// package revision of the namespace names as its upstream (its clone task)
+// is not deleted, as Porch refuses it, in Porch's words; the run exits 1.
+// Once that revision is gone, the next prune deletes the draft.
+func TestVariantsGitPruneReferenced(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767312000")
+	f := newGitFleet(t, "edge01", "edge02")
+	f.variants("v1", "", "edge01")
+	f.mustRender()
+	d := f.deploy["edge02"]
+	msg := "Creating new revision by cloning\n\n\nkpt:{\"package\":\"other\",\"workspaceName\":\"ws1\",\"revision\":\"0\"," +
+		"\"task\":{\"type\":\"clone\",\"clone\":{\"upstreamRef\":{\"upstreamRef\":{\"name\":\"edge01.app.packagevariant-1\"}}}}}\n"
+	clone := d.Commit(map[string]string{"README.md": "cluster edge02\n", "other/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: other\n"},
+		msg, "Ops", "ops@example.com", d.Git("rev-parse", "refs/heads/main"))
+	d.Ref("refs/heads/drafts/other/ws1", clone)
+	refs := f.deploy["edge01"].Refs()
+	f.write("variants.yaml", "")
+	out, stderr, code := f.render("--prune-all")
+	want := "cannot delete package revision, it is referenced as upstream by: edge02.other.ws1"
+	if code != 1 || !strings.Contains(out+stderr, want) {
+		t.Errorf("exit %d, want 1 and %q:\n%s\n%s", code, want, out, stderr)
+	}
+	if got := f.deploy["edge01"].Refs(); got != refs {
+		t.Errorf("the referenced draft moved:\n%s\nwas:\n%s", got, refs)
+	}
+	d.Git("update-ref", "-d", "refs/heads/drafts/other/ws1")
+	if out := f.mustRender("--prune-all"); !strings.Contains(out, "deleted edge01.app.packagevariant-1 (default/edge01-app no longer wants it)\n") {
+		t.Errorf("once no longer referenced:\n%s", out)
+	}
+}
+
 // TestVariantsGitCheckAndDryRun: --check and --dry-run write no object and
 // move no ref; --check exits 1 exactly when the run would commit or move a
 // ref (a pending draft that would not change passes); --dry-run prints each

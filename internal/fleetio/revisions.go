@@ -2,16 +2,21 @@ package fleetio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/kptkit/kptkit/internal/gitrepo"
 	"github.com/kptkit/kptkit/internal/pkgfs"
+	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/fleet"
 	"github.com/kptkit/kptkit/pkg/kptpkg"
+	"github.com/kptkit/kptkit/pkg/parallel"
 	"github.com/kptkit/kptkit/pkg/pkgrev"
 )
 
@@ -270,3 +275,71 @@ func (rv *Revisions) Close() {
 
 // closers is how many repositories Close lets go of at once.
 const closers = 8
+
+// Referrers returns, for each package revision of the Repositories another
+// names as its upstream (by its clone or upgrade task), the first by name
+// of those naming it (pkgrev.Referrers), as Porch looks before deleting a
+// revision. A Repository the run holds is read as it is now; any other is
+// read without its lock, as Porch reads, or left out when its repository
+// cannot be found or opened.
+func (rv *Revisions) Referrers(repos []pkgrev.Repository) (map[string]string, error) {
+	tasks := map[string][]porch.Task{}
+	errs := make([]error, len(repos))
+	var mu sync.Mutex
+	parallel.Do(len(repos), min(len(repos), 2*runtime.GOMAXPROCS(0)), func(_, i int) {
+		t, err := rv.tasks(repos[i])
+		if err != nil {
+			errs[i] = fmt.Errorf("failed to check upstream references: %s: %w", repos[i].Name, err)
+			return
+		}
+		mu.Lock()
+		maps.Copy(tasks, t)
+		mu.Unlock()
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return pkgrev.Referrers(tasks), nil
+}
+
+// tasks returns the tasks of a Repository's revisions (branch heads left
+// out), by name.
+func (rv *Revisions) tasks(repo pkgrev.Repository) (map[string][]porch.Task, error) {
+	rv.mu.Lock()
+	o := rv.repos[repo.Namespace+"/"+repo.Name]
+	rv.mu.Unlock()
+	var g *gitrepo.Repo
+	if o != nil {
+		g = o.g
+		defer g.Release()
+	} else {
+		// A repository the run cannot find or open holds no reference
+		// it could see.
+		local, err := gitrepo.LocalFor(repo.URL, repo.File, rv.RepoMap)
+		if err != nil {
+			return nil, nil
+		}
+		if g, err = gitrepo.Open(repo.URL, local); err != nil {
+			return nil, nil
+		}
+	}
+	refs, err := g.PorchRefs()
+	if err != nil {
+		return nil, err
+	}
+	s, err := pkgrev.Read(repo, refs, g.Revisions())
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]porch.Task{}
+	for i := range s.Revisions {
+		rev := &s.Revisions[i]
+		if rev.Revision == -1 {
+			continue
+		}
+		if out[rev.Name], err = pkgrev.Tasks(g.Revisions(), rev); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -156,6 +156,10 @@ type runner struct {
 	// lineageNodes are the lineages porchLineage marshalled, by what they
 	// depend on.
 	lineageNodes map[lineageNodesKey]kptfile.LineageNodes
+	// referrers are, in git, each namespace's revisions named as upstreams
+	// (referrersIn), read at the first deletion there.
+	referrersMu sync.Mutex
+	referrers   map[string]referrers
 }
 
 // runAll renders every job on opts.Jobs goroutines, and slims it once

@@ -143,7 +143,11 @@ func (r *runner) remove(st *repoState, name string) error {
 	if rev.Lifecycle == porch.LifecyclePublished {
 		c, err = pkgrev.ProposeDelete(rev)
 	} else {
-		c, err = pkgrev.Delete(s, rev, "", pkgrev.StampFor(st.repo, r.opts.Author, r.opts.When))
+		refs, rerr := r.referrersIn(st.repo.Namespace)
+		if rerr != nil {
+			return rerr
+		}
+		c, err = pkgrev.Delete(s, rev, refs[name], pkgrev.StampFor(st.repo, r.opts.Author, r.opts.When))
 	}
 	if err != nil || c.Empty() {
 		return err
@@ -155,4 +159,40 @@ func (r *runner) remove(st *repoState, name string) error {
 	s.Applied(c, commit)
 	st.dirty = true
 	return nil
+}
+
+// referrers are a namespace's revisions named as upstreams, or why they
+// could not be read.
+type referrers struct {
+	by  map[string]string
+	err error
+}
+
+// referrersIn returns, for each revision of the namespace's Repositories
+// another names as its upstream, the first naming it: Porch refuses to
+// delete such a revision ("cannot delete package revision, it is
+// referenced as upstream by: ..."), and so does a run's prune. They are
+// read once a run, at the first deletion in the namespace.
+func (r *runner) referrersIn(namespace string) (map[string]string, error) {
+	r.referrersMu.Lock()
+	defer r.referrersMu.Unlock()
+	if got, ok := r.referrers[namespace]; ok {
+		return got.by, got.err
+	}
+	var repos []pkgrev.Repository
+	for _, k := range slices.SortedFunc(maps.Keys(r.cluster.repos), func(a, b objectKey) int { return cmp.Compare(a.name, b.name) }) {
+		if k.namespace != namespace {
+			continue
+		}
+		if repo, err := pkgrev.RepositoryOf(r.cluster.repos[k].Repository); err == nil {
+			repo.File = r.cluster.repos[k].File
+			repos = append(repos, repo)
+		}
+	}
+	by, err := r.opts.Revisions.Referrers(repos)
+	if r.referrers == nil {
+		r.referrers = map[string]referrers{}
+	}
+	r.referrers[namespace] = referrers{by, err}
+	return by, err
 }

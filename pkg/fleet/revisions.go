@@ -33,6 +33,10 @@ type Revisions interface {
 	// each checked against the value read, together); it returns the last
 	// commit written ("" for none).
 	Apply(repo pkgrev.Repository, w Write) (string, error)
+	// Referrers returns, for each package revision of the Repositories
+	// another names as its upstream (its clone or upgrade task), the first
+	// by name of those naming it (pkgrev.Referrers).
+	Referrers(repos []pkgrev.Repository) (map[string]string, error)
 	// Done is called once for each Repository the run changed, after its
 	// last change (to push it); an error fails what the run changed there.
 	Done(repo pkgrev.Repository) error

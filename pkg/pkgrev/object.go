@@ -133,12 +133,39 @@ func ReferencedBy(name string, tasks map[string][]porch.Task) string {
 	sort.Strings(names)
 	for _, n := range names {
 		for _, t := range tasks[n] {
-			clone := t.Type == porch.TaskClone && t.Clone != nil && t.Clone.Upstream.UpstreamRef != nil && t.Clone.Upstream.UpstreamRef.Name == name
-			upgrade := t.Type == porch.TaskUpgrade && t.Upgrade != nil && t.Upgrade.NewUpstream.Name == name
-			if clone || upgrade {
+			if upstreamOf(t) == name {
 				return n
 			}
 		}
+	}
+	return ""
+}
+
+// Referrers is ReferencedBy for every revision at once: for each revision
+// another's clone or upgrade task names as its upstream, the first by name
+// of those naming it.
+func Referrers(tasks map[string][]porch.Task) map[string]string {
+	out := map[string]string{}
+	for n, ts := range tasks {
+		for _, t := range ts {
+			if up := upstreamOf(t); up != "" && up != n {
+				if by, ok := out[up]; !ok || n < by {
+					out[up] = n
+				}
+			}
+		}
+	}
+	return out
+}
+
+// upstreamOf is the revision a clone or upgrade task names as its
+// upstream ("" for none).
+func upstreamOf(t porch.Task) string {
+	switch {
+	case t.Type == porch.TaskClone && t.Clone != nil && t.Clone.Upstream.UpstreamRef != nil:
+		return t.Clone.Upstream.UpstreamRef.Name
+	case t.Type == porch.TaskUpgrade && t.Upgrade != nil:
+		return t.Upgrade.NewUpstream.Name
 	}
 	return ""
 }

@@ -98,6 +98,12 @@ func TestTasksAndPublisher(t *testing.T) {
 			t.Errorf("ReferencedBy(%s) = %q, want %q", name, got, want)
 		}
 	}
+	tasks["a.app.packagevariant-1"] = []porch.Task{*CloneTask("catalog.app.v2")}
+	tasks["z.app.self"] = []porch.Task{*CloneTask("z.app.self")}
+	want := map[string]string{"catalog.app.v1": "edge.app.packagevariant-1", "catalog.app.v2": "a.app.packagevariant-1"}
+	if diff := cmp.Diff(want, Referrers(tasks)); diff != "" {
+		t.Errorf("Referrers (-want +got):\n%s", diff)
+	}
 }
 
 func TestObject(t *testing.T) {
