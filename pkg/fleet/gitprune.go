@@ -30,7 +30,7 @@ import (
 func (r *runner) listRevisions() ([]Stored, []result.Result) {
 	keys := map[objectKey]bool{}
 	for _, j := range r.plan.jobs {
-		if len(j.errs) == 0 && j.downstream != nil && j.downstream.Repo != "" {
+		if len(j.errs) == 0 && j.hasDownstream && j.downstream.Repo != "" {
 			keys[keyOf(j.namespace, j.downstream.Repo)] = false
 		}
 	}

@@ -51,9 +51,12 @@ func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
 // pruning read (its names, downstream, deletion policy, problems and its
 // spec's digest), with no pointer it does not need.
 type job struct {
-	name, namespace string
-	downstream      *porch.Downstream
-	deletionPolicy  string
+	// ownerKey is the variant's key (<namespace>/<name>); name and
+	// namespace share its bytes, repo and package the path's.
+	ownerKey, name, namespace string
+	downstream                porch.Downstream
+	hasDownstream             bool
+	deletionPolicy            string
 	// shard is the shard the variant falls in (Shard.of).
 	shard int
 	// specSum is the digest the fleet's takes of the variant (plan.sum).
@@ -77,7 +80,7 @@ type job struct {
 	want *Want
 }
 
-func (j *job) key() string { return ownerKey(j.namespace, j.name) }
+func (j *job) key() string { return j.ownerKey }
 
 // variant returns the job's Variant as the plan makes it.
 func (j *job) variant() *Variant {
@@ -85,8 +88,8 @@ func (j *job) variant() *Variant {
 	if j.set != nil {
 		v.Set = j.set.name
 	}
-	if d := j.downstream; d != nil {
-		v.Repo, v.Package = d.Repo, d.Package
+	if j.hasDownstream {
+		v.Repo, v.Package = j.downstream.Repo, j.downstream.Package
 	}
 	return v
 }
@@ -275,11 +278,7 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 		}
 	}
 	j.errs = append(j.errs, validate(pv)...)
-	j.name, j.namespace = pv.Metadata.Name, pv.Metadata.Namespace
-	j.downstream, j.deletionPolicy = pv.Spec.Downstream, pv.Spec.DeletionPolicy
-	if d := j.downstream; d != nil {
-		j.path = path.Join(d.Repo, d.Package)
-	}
+	j.names(pv)
 	j.shard = p.shard.of(j)
 	var want Want
 	if up := pv.Spec.Upstream; up != nil {
@@ -304,6 +303,36 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 		p.owners[j.key()] = j
 	}
 	p.jobs = append(p.jobs, j)
+}
+
+// names sets the job's names, downstream and deletion policy from the
+// variant, with as few strings as it takes: the plan holds them for every
+// variant of the fleet.
+func (j *job) names(pv *porch.PackageVariant) {
+	md := pv.Metadata
+	j.ownerKey = ownerKey(md.Namespace, md.Name)
+	j.name = j.ownerKey[len(j.ownerKey)-len(md.Name):]
+	if md.Namespace != "" {
+		j.namespace = j.ownerKey[:len(md.Namespace)]
+	}
+	switch p := pv.Spec.DeletionPolicy; p {
+	case porch.DeletionPolicyDelete:
+		j.deletionPolicy = porch.DeletionPolicyDelete
+	case porch.DeletionPolicyOrphan:
+		j.deletionPolicy = porch.DeletionPolicyOrphan
+	default:
+		j.deletionPolicy = p
+	}
+	d := pv.Spec.Downstream
+	if d == nil {
+		return
+	}
+	j.hasDownstream = true
+	j.path = path.Join(d.Repo, d.Package)
+	j.downstream = *d
+	if p := j.path; len(p) == len(d.Repo)+1+len(d.Package) && p[:len(d.Repo)] == d.Repo && p[len(d.Repo)+1:] == d.Package {
+		j.downstream = porch.Downstream{Repo: p[:len(d.Repo)], Package: p[len(d.Repo)+1:]}
+	}
 }
 
 // sum sets the variant's spec as understood, unless another shard renders

@@ -78,8 +78,8 @@ func (s Shard) of(j *job) int {
 	if s.Whole() {
 		return 0
 	}
-	d := j.downstream
-	if d == nil || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
+	d := &j.downstream
+	if !j.hasDownstream || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
 		return 0
 	}
 	return ShardOf(j.path, s.N)
