@@ -31,6 +31,22 @@ type plan struct {
 	results []result.Result
 	// owners are the run's variants by owner key (<namespace>/<name>).
 	owners map[string]*job
+	// slab is where the next jobs are made (newJob).
+	slab []job
+}
+
+// jobSlab is how many jobs are made at once: a shard's plan holds the
+// fleet's, and the collector marks a slab of them as one object rather
+// than each on its own.
+const jobSlab = 1024
+
+// newJob returns a zero job, made in the plan's current slab.
+func (p *plan) newJob() *job {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]job, 0, jobSlab)
+	}
+	p.slab = p.slab[:len(p.slab)+1]
+	return &p.slab[len(p.slab)-1]
 }
 
 // setPlan is a PackageVariantSet given in the run.
@@ -266,7 +282,8 @@ func (p *plan) expand(set *yaml.RNode, where string, objects, existing []string)
 // add decodes and validates one PackageVariant and makes its job; text,
 // when not nil, is the variant as its set wrote it.
 func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
-	j := &job{set: set, where: where}
+	j := p.newJob()
+	j.set, j.where = set, where
 	pv := &porch.PackageVariant{}
 	var unknown []decode.Error
 	for _, e := range decode.Into(n.YNode(), pv, decode.Options{Unknown: &unknown}, "") {
@@ -310,8 +327,16 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 // variant of the fleet.
 func (j *job) names(pv *porch.PackageVariant) {
 	md := pv.Metadata
-	j.ownerKey = ownerKey(md.Namespace, md.Name)
-	j.name = j.ownerKey[len(j.ownerKey)-len(md.Name):]
+	key := ownerKey(md.Namespace, md.Name)
+	// One string holds the key and the path.
+	joined := key
+	if d := pv.Spec.Downstream; d != nil {
+		joined += path.Join(d.Repo, d.Package)
+		j.hasDownstream = true
+		j.path = joined[len(key):]
+	}
+	j.ownerKey = joined[:len(key)]
+	j.name = j.ownerKey[len(key)-len(md.Name):]
 	if md.Namespace != "" {
 		j.namespace = j.ownerKey[:len(md.Namespace)]
 	}
@@ -323,15 +348,11 @@ func (j *job) names(pv *porch.PackageVariant) {
 	default:
 		j.deletionPolicy = p
 	}
-	d := pv.Spec.Downstream
-	if d == nil {
-		return
-	}
-	j.hasDownstream = true
-	j.path = path.Join(d.Repo, d.Package)
-	j.downstream = *d
-	if p := j.path; len(p) == len(d.Repo)+1+len(d.Package) && p[:len(d.Repo)] == d.Repo && p[len(d.Repo)+1:] == d.Package {
-		j.downstream = porch.Downstream{Repo: p[:len(d.Repo)], Package: p[len(d.Repo)+1:]}
+	if d := pv.Spec.Downstream; d != nil {
+		j.downstream = *d
+		if p := j.path; len(p) == len(d.Repo)+1+len(d.Package) && p[:len(d.Repo)] == d.Repo && p[len(d.Repo)+1:] == d.Package {
+			j.downstream = porch.Downstream{Repo: p[:len(d.Repo)], Package: p[len(d.Repo)+1:]}
+		}
 	}
 }
 
