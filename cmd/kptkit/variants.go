@@ -235,7 +235,7 @@ func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options
 		// often, within a bound that keeps a large fleet under 1 GB.
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(renderMemoryLimit)
-		opts.Planned = sizeMemoryLimit
+		opts.Planned = func() { sizeMemoryLimit(!c.shard.shard.Whole()) }
 		limits, _ := c.limits.limits()
 		opts.Render = fleetio.Renderer{
 			Runtime: newRuntime(os.Environ(), c.prefixes, c.execFor.m, limits),
@@ -251,21 +251,22 @@ func (c *variantsCmd) options(src fleet.Source, store fleet.Store) fleet.Options
 const renderMemoryLimit = 768 << 20
 
 // sizeMemoryLimit raises the soft memory limit once the plan is made when
-// the run then holds more than a fleet of 10,000 variants does (128 MiB: a
-// shard's plan of a large fleet keeps its other shards' variants and the
-// cluster's index): within 768 MiB the collector would mark that heap again
-// every few variants. It leaves 896 MiB of room above what the run holds,
-// up to 1 GiB, which keeps the process under 1.2 GB.
-func sizeMemoryLimit() {
+// the run then holds more than a fleet of 10,000 variants does (128 MiB),
+// or is a shard (whose plan keeps the other shards' variants, and whose
+// budget is 1.2 GB): within 768 MiB the collector would mark that heap
+// again every few variants. It leaves 896 MiB of room above what the run
+// holds, up to 1 GiB, which keeps the process under 1.2 GB.
+func sizeMemoryLimit(shard bool) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	debug.SetMemoryLimit(memoryLimitFor(m.HeapAlloc))
+	debug.SetMemoryLimit(memoryLimitFor(m.HeapAlloc, shard))
 }
 
-// memoryLimitFor is the soft limit for a live heap of the given size.
-func memoryLimitFor(live uint64) int64 {
-	if live <= 128<<20 {
+// memoryLimitFor is the soft limit for a live heap of the given size, in a
+// shard or a whole run.
+func memoryLimitFor(live uint64, shard bool) int64 {
+	if live <= 128<<20 && !shard {
 		return renderMemoryLimit
 	}
 	return min(max(renderMemoryLimit, int64(live)+896<<20), 1<<30)

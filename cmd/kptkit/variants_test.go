@@ -802,16 +802,22 @@ func TestStatusEncoding(t *testing.T) {
 	}
 }
 
-// The soft memory limit stays 768 MiB for a run that holds up to 128 MiB
-// once planned, and leaves 896 MiB above a larger one, up to 1 GiB.
+// The soft memory limit stays 768 MiB for a whole run that holds up to
+// 128 MiB once planned, and leaves 896 MiB above a larger one, or above a
+// shard's, up to 1 GiB.
 func TestMemoryLimitFor(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		live uint64
-		want int64
-	}{{0, 768 << 20}, {90 << 20, 768 << 20}, {128 << 20, 768 << 20}, {129 << 20, 1 << 30}, {100 << 20, 768 << 20}, {4 << 30, 1 << 30}} {
-		if got := memoryLimitFor(tc.live); got != tc.want {
-			t.Errorf("memoryLimitFor(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
+		live  uint64
+		shard bool
+		want  int64
+	}{
+		{0, false, 768 << 20}, {90 << 20, false, 768 << 20}, {128 << 20, false, 768 << 20}, {129 << 20, false, 1 << 30},
+		{100 << 20, false, 768 << 20}, {4 << 30, false, 1 << 30},
+		{0, true, 896 << 20}, {100 << 20, true, 996 << 20}, {128 << 20, true, 1 << 30}, {4 << 30, true, 1 << 30},
+	} {
+		if got := memoryLimitFor(tc.live, tc.shard); got != tc.want {
+			t.Errorf("memoryLimitFor(%d MiB, shard %v) = %d MiB, want %d MiB", tc.live>>20, tc.shard, got>>20, tc.want>>20)
 		}
 	}
 }

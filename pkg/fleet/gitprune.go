@@ -30,8 +30,8 @@ import (
 func (r *runner) listRevisions() ([]Stored, []result.Result) {
 	keys := map[objectKey]bool{}
 	for _, j := range r.plan.jobs {
-		if len(j.errs) == 0 && j.pv.Spec.Downstream != nil && j.pv.Spec.Downstream.Repo != "" {
-			keys[keyOf(j.pv.Metadata.Namespace, j.pv.Spec.Downstream.Repo)] = false
+		if len(j.errs) == 0 && j.hasDownstream && j.downstream.Repo != "" {
+			keys[keyOf(j.namespace, j.downstream.Repo)] = false
 		}
 	}
 	for k, repo := range r.cluster.repos {

@@ -81,7 +81,7 @@ func (r *runner) survey(existing []Stored) []result.Result {
 			if len(j.errs) > 0 {
 				continue // an invalid variant keeps what it has
 			}
-			d.job, d.policy = j, j.pv.Spec.DeletionPolicy
+			d.job, d.policy = j, j.deletionPolicy
 		case s != nil:
 			if len(s.stalled) > 0 || len(s.targetErrs) > 0 {
 				continue // a target that failed for now may want it back

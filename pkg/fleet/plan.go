@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/kptkit/kptkit/pkg/api/kptfile"
-	"github.com/kptkit/kptkit/pkg/api/meta"
 	"github.com/kptkit/kptkit/pkg/api/porch"
 	"github.com/kptkit/kptkit/pkg/celexpr"
 	"github.com/kptkit/kptkit/pkg/decode"
@@ -32,6 +31,22 @@ type plan struct {
 	results []result.Result
 	// owners are the run's variants by owner key (<namespace>/<name>).
 	owners map[string]*job
+	// slab is where the next jobs are made (newJob).
+	slab []job
+}
+
+// jobSlab is how many jobs are made at once: a shard's plan holds the
+// fleet's, and the collector marks a slab of them as one object rather
+// than each on its own.
+const jobSlab = 1024
+
+// newJob returns a zero job, made in the plan's current slab.
+func (p *plan) newJob() *job {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]job, 0, jobSlab)
+	}
+	p.slab = p.slab[:len(p.slab)+1]
+	return &p.slab[len(p.slab)-1]
 }
 
 // setPlan is a PackageVariantSet given in the run.
@@ -46,25 +61,57 @@ type setPlan struct {
 
 func (s *setPlan) key() string { return ownerKey(s.namespace, s.name) }
 
-// job is one PackageVariant to render.
+// job is one PackageVariant to render. A shard's plan holds every
+// variant of the fleet, the others' by the hundred thousand: of a variant
+// another shard renders, a job keeps only what the plan, the status and
+// pruning read (its names, downstream, deletion policy, problems and its
+// spec's digest), with no pointer it does not need.
 type job struct {
-	pv porch.PackageVariant
-	// spec is the variant's spec as understood (or as its set made it),
-	// for the inputs digest; the node itself is not kept. specSum is its
-	// digest, for the fleet's.
-	spec    string
-	specSum string
+	// ownerKey is the variant's key (<namespace>/<name>); name and
+	// namespace share its bytes, repo and package the path's.
+	ownerKey, name, namespace string
+	downstream                porch.Downstream
+	hasDownstream             bool
+	deletionPolicy            string
+	// shard is the shard the variant falls in (Shard.of).
+	shard int
+	// specSum is the digest the fleet's takes of the variant (plan.sum).
+	specSum [sha256.Size]byte
 	set     *setPlan // the set whose child it is; nil for a variant given as such
 	where   string
 	path    string // <downstream repo>/<downstream package>
-	want    Want
 	// errs stall the variant (Porch's Stalled=True): it is not rendered.
 	errs  []string
 	warns []string
-	v     *Variant
+	// v is the variant's outcome; nil for another shard's variant the plan
+	// did not stall (nothing reports it).
+	v *Variant
+
+	// The run's own variants, till rendered: the variant as decoded, its
+	// spec as understood (or as its set made it), for the inputs digest
+	// (the node itself is not kept), and the upstream it wants. Nil and ""
+	// for another shard's.
+	pv   *porch.PackageVariant
+	spec string
+	want *Want
 }
 
-func (j *job) key() string { return ownerKey(j.pv.Metadata.Namespace, j.pv.Metadata.Name) }
+func (j *job) key() string { return j.ownerKey }
+
+// variant returns the job's Variant as the plan makes it.
+func (j *job) variant() *Variant {
+	v := &Variant{Name: j.name, Namespace: keyOf(j.namespace, "").namespace, Where: j.where}
+	if j.set != nil {
+		v.Set = j.set.name
+	}
+	if j.hasDownstream {
+		v.Repo, v.Package = j.downstream.Repo, j.downstream.Package
+	}
+	return v
+}
+
+// stalled reports whether the plan stalled the variant.
+func (j *job) stalled() bool { return j.v != nil && j.v.stalled }
 
 // ownerKey names a variant or set as the owner annotation does:
 // <namespace>/<name>, "default" for no namespace.
@@ -127,7 +174,7 @@ func (p *plan) injected() func(name string) bool {
 func (p *plan) upstreamRepos() func(objectKey) bool {
 	keys := map[objectKey]bool{}
 	for _, j := range p.rendered() {
-		keys[keyOf(j.pv.Metadata.Namespace, j.want.Repo)] = true
+		keys[keyOf(j.namespace, j.want.Repo)] = true
 	}
 	return func(k objectKey) bool { return keys[k] }
 }
@@ -137,7 +184,7 @@ func (p *plan) upstreamRepos() func(objectKey) bool {
 func (p *plan) rendered() []*job {
 	var out []*job
 	for _, j := range p.jobs {
-		if p.shard.mine(j) && !j.v.stalled {
+		if p.shard.mine(j) && !j.stalled() {
 			out = append(out, j)
 		}
 	}
@@ -149,6 +196,12 @@ func (p *plan) rendered() []*job {
 // invalid, in the plan itself: every shard reports them.
 func (p *plan) settle() {
 	for _, j := range p.jobs {
+		if j.v == nil {
+			if len(j.errs) == 0 {
+				continue // another shard's: nothing reports its warnings
+			}
+			j.v = j.variant()
+		}
 		for _, w := range j.warns {
 			j.v.Results = append(j.v.Results, result.Warningf("%s: PackageVariant %s: %s", j.where, j.key(), w))
 		}
@@ -229,9 +282,11 @@ func (p *plan) expand(set *yaml.RNode, where string, objects, existing []string)
 // add decodes and validates one PackageVariant and makes its job; text,
 // when not nil, is the variant as its set wrote it.
 func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
-	j := &job{set: set, where: where}
+	j := p.newJob()
+	j.set, j.where = set, where
+	pv := &porch.PackageVariant{}
 	var unknown []decode.Error
-	for _, e := range decode.Into(n.YNode(), &j.pv, decode.Options{Unknown: &unknown}, "") {
+	for _, e := range decode.Into(n.YNode(), pv, decode.Options{Unknown: &unknown}, "") {
 		j.errs = append(j.errs, e.Error())
 	}
 	for _, u := range unknown {
@@ -239,27 +294,23 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 			j.warns = append(j.warns, fmt.Sprintf("%s: %s: Porch's PackageVariant has no such field and ignores it", u.Path, u.Msg))
 		}
 	}
-	j.errs = append(j.errs, validate(&j.pv)...)
-	if d := j.pv.Spec.Downstream; d != nil {
-		j.path = path.Join(d.Repo, d.Package)
-	}
-	if up := j.pv.Spec.Upstream; up != nil {
+	j.errs = append(j.errs, validate(pv)...)
+	j.names(pv)
+	j.shard = p.shard.of(j)
+	var want Want
+	if up := pv.Spec.Upstream; up != nil {
 		rev, err := revision(string(up.Revision))
 		if err != nil {
 			j.errs = append(j.errs, err.Error())
 		}
-		j.want = Want{Repo: up.Repo, Package: up.Package, Revision: rev, Workspace: up.WorkspaceName}
+		want = Want{Repo: up.Repo, Package: up.Package, Revision: rev, Workspace: up.WorkspaceName}
 		if rev > 0 && up.WorkspaceName != "" {
 			j.warns = append(j.warns, fmt.Sprintf("spec.upstream names both revision %d and workspaceName %q: kptkit takes revision %d (Porch now takes the workspace)", rev, up.WorkspaceName, rev))
 		}
 	}
-	j.specSum = p.sum(j, text)
-	j.v = &Variant{Name: j.pv.Metadata.Name, Namespace: keyOf(j.pv.Metadata.Namespace, "").namespace, Where: where}
-	if set != nil {
-		j.v.Set = set.name
-	}
-	if d := j.pv.Spec.Downstream; d != nil {
-		j.v.Repo, j.v.Package = d.Repo, d.Package
+	j.specSum = p.sum(j, pv.Spec, want.Revision, text)
+	if p.shard.mine(j) {
+		j.pv, j.want, j.v = pv, &want, j.variant()
 	}
 	if prev := p.owners[j.key()]; prev != nil {
 		msg := fmt.Sprintf("PackageVariant %s is given twice (%s and %s): keep one", j.key(), prev.where, j.where)
@@ -269,8 +320,39 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 		p.owners[j.key()] = j
 	}
 	p.jobs = append(p.jobs, j)
-	if !p.shard.mine(j) {
-		j.slim()
+}
+
+// names sets the job's names, downstream and deletion policy from the
+// variant, with as few strings as it takes: the plan holds them for every
+// variant of the fleet.
+func (j *job) names(pv *porch.PackageVariant) {
+	md := pv.Metadata
+	key := ownerKey(md.Namespace, md.Name)
+	// One string holds the key and the path.
+	joined := key
+	if d := pv.Spec.Downstream; d != nil {
+		joined += path.Join(d.Repo, d.Package)
+		j.hasDownstream = true
+		j.path = joined[len(key):]
+	}
+	j.ownerKey = joined[:len(key)]
+	j.name = j.ownerKey[len(key)-len(md.Name):]
+	if md.Namespace != "" {
+		j.namespace = j.ownerKey[:len(md.Namespace)]
+	}
+	switch p := pv.Spec.DeletionPolicy; p {
+	case porch.DeletionPolicyDelete:
+		j.deletionPolicy = porch.DeletionPolicyDelete
+	case porch.DeletionPolicyOrphan:
+		j.deletionPolicy = porch.DeletionPolicyOrphan
+	default:
+		j.deletionPolicy = p
+	}
+	if d := pv.Spec.Downstream; d != nil {
+		j.downstream = *d
+		if p := j.path; len(p) == len(d.Repo)+1+len(d.Package) && p[:len(d.Repo)] == d.Repo && p[len(d.Repo)+1:] == d.Package {
+			j.downstream = porch.Downstream{Repo: p[:len(d.Repo)], Package: p[len(d.Repo)+1:]}
+		}
 	}
 }
 
@@ -279,27 +361,24 @@ func (p *plan) add(n *yaml.RNode, text []byte, set *setPlan, where string) {
 // text as its set wrote it, else of its spec as understood. Every shard
 // takes the same (the plan is built whole by each): a shard of a large
 // fleet need not write every variant's spec.
-func (p *plan) sum(j *job, text []byte) string {
+func (p *plan) sum(j *job, spec porch.PackageVariantSpec, rev int, text []byte) [sha256.Size]byte {
 	if text == nil || p.shard.mine(j) {
-		j.spec = understood(j.pv.Spec, j.want.Revision)
+		understood := understood(spec, rev)
+		if p.shard.mine(j) {
+			j.spec = understood
+		}
+		if text == nil {
+			return sha256.Sum256([]byte(understood))
+		}
 	}
-	if text == nil {
-		text = []byte(j.spec)
-	}
-	sum := sha256.Sum256(text)
-	return string(sum[:])
+	return sha256.Sum256(text)
 }
 
-// slim keeps of a variant another shard renders, or one rendered, what
-// the plan, the status and pruning read of it (its names, downstream and
-// deletion policy, its spec's digest): a shard of a large fleet holds the
-// others' variants by the hundred thousand, and a run of 10,000 would
-// hold every rendered variant's spec till it ends.
+// slim drops of a variant rendered what only rendering reads (its spec):
+// a run of 10,000 would hold every rendered variant's spec till it ends.
+// What the status and pruning read of it the job keeps.
 func (j *job) slim() {
-	pv := j.pv
-	j.pv = porch.PackageVariant{TypeMeta: pv.TypeMeta, Metadata: meta.ObjectMeta{Name: pv.Metadata.Name, Namespace: pv.Metadata.Namespace},
-		Spec: porch.PackageVariantSpec{Downstream: pv.Spec.Downstream, DeletionPolicy: pv.Spec.DeletionPolicy}}
-	j.spec = ""
+	j.pv, j.spec = nil, ""
 }
 
 // checkDownstreams refuses two variants that write one package, and a

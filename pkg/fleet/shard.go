@@ -72,20 +72,21 @@ func ParseShard(s, index string) (Shard, error) {
 }
 
 // of returns the shard a variant falls in: its downstream folder's, or 0
-// for a variant without a valid downstream.
+// for a variant without a valid downstream. The plan keeps it as the
+// job's shard.
 func (s Shard) of(j *job) int {
 	if s.Whole() {
 		return 0
 	}
-	d := j.pv.Spec.Downstream
-	if d == nil || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
+	d := &j.downstream
+	if !j.hasDownstream || d.Repo == "" || d.Package == "" || len(downstreamErrs(d)) > 0 {
 		return 0
 	}
 	return ShardOf(j.path, s.N)
 }
 
 // mine reports whether a variant is this shard's to render.
-func (s Shard) mine(j *job) bool { return s.Whole() || s.of(j) == s.K }
+func (s Shard) mine(j *job) bool { return s.Whole() || j.shard == s.K }
 
 // holds reports whether an existing package no variant of the run owns is
 // this shard's, by its folder.
@@ -133,7 +134,7 @@ func (r *runner) mover(p string) *job {
 func (r *runner) reported() []*Variant {
 	var out []*Variant
 	for _, j := range r.plan.jobs {
-		if r.opts.Shard.mine(j) || j.v.stalled {
+		if r.opts.Shard.mine(j) || j.stalled() {
 			out = append(out, j.v)
 		}
 	}
@@ -151,7 +152,7 @@ func (r *runner) shardStatus() []*yaml.RNode {
 	}
 	var mine []*job
 	for _, j := range r.plan.jobs {
-		if sh.of(j) == sh.K {
+		if j.shard == sh.K {
 			mine = append(mine, j)
 		}
 	}
@@ -162,7 +163,7 @@ func (r *runner) shardStatus() []*yaml.RNode {
 	own = own[len(r.plan.sets):]
 	others := markers{}
 	for _, j := range r.plan.jobs {
-		if k := sh.of(j); k != sh.K {
+		if k := j.shard; k != sh.K {
 			out = append(out, others.marked(j, Shard{K: k, N: sh.N}))
 			continue
 		}
@@ -193,8 +194,8 @@ func (m markers) marked(j *job, sh Shard) *yaml.RNode {
 			str("kind"), str(porch.TypePackageVariant.Kind), str("metadata")}}
 	})
 	ann := m.node(sh.String(), func() *yaml.Node { return mapping(v1alpha1.AnnotationShard, sh.String()) })
-	md := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{m.node("name", func() *yaml.Node { return str("name") }), str(j.pv.Metadata.Name)}}
-	if ns := j.pv.Metadata.Namespace; ns != "" {
+	md := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{m.node("name", func() *yaml.Node { return str("name") }), str(j.name)}}
+	if ns := j.namespace; ns != "" {
 		md.Content = append(md.Content, m.node("namespace", func() *yaml.Node { return str("namespace") }), str(ns))
 	}
 	md.Content = append(md.Content, m.node("annotations", func() *yaml.Node { return str("annotations") }), ann)
@@ -238,7 +239,7 @@ func (r *runner) fleetDigest() string {
 		if j.set != nil {
 			set = j.set.key()
 		}
-		list([]string{"variant", j.key(), set, j.where, j.path, j.specSum})
+		list([]string{"variant", j.key(), set, j.where, j.path, string(j.specSum[:])})
 		list(j.errs)
 		list(j.warns)
 	}

@@ -45,7 +45,7 @@ func (r *runner) status(jobs []*job) []*yaml.RNode {
 				targets = append(targets, rec.Revision) // kept for the next run's check
 			}
 		}
-		o := object(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind, j.pv.Metadata.Name, j.pv.Metadata.Namespace, variantConditions(j), targets)
+		o := object(porch.TypePackageVariant.APIVersion, porch.TypePackageVariant.Kind, j.name, j.namespace, variantConditions(j), targets)
 		if rec.Commit != "" {
 			_ = annotate(o, v1alpha1.AnnotationCommit, rec.Commit)
 		}

@@ -85,7 +85,7 @@ func (r *runner) process(j *job) {
 func (r *runner) prepare(j *job) (*upstreamEntry, bool) {
 	v := j.v
 	repo := r.cluster.repository(j.pv.Metadata.Namespace, j.want.Repo)
-	up := r.upstream(j.pv.Metadata.Namespace, j.want, repo)
+	up := r.upstream(j.pv.Metadata.Namespace, *j.want, repo)
 	if up.err != nil {
 		v.stalled = true
 		v.fail(ReasonError, "%v", up.err)
@@ -441,7 +441,7 @@ func (r *runner) own(j *job, rl *resourcelist.ResourceList) []result.Result {
 	if j.set != nil {
 		set = j.set.key()
 	}
-	if j.pv.Spec.DeletionPolicy == porch.DeletionPolicyOrphan {
+	if j.deletionPolicy == porch.DeletionPolicyOrphan {
 		policy = porch.DeletionPolicyOrphan
 	}
 	for _, a := range [][2]string{
