@@ -25,6 +25,8 @@ func TestEncodeClearsAsByteWriter(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {}\ndata: {k: v}\n",
 		"apiVersion: v1\nkind: ConfigMap\ndata: {k: v}\n",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {a: b}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    config.kubernetes.io/index: '0'\n    internal.config.kubernetes.io/path: a.yaml\n  labels: {a: b}\ndata:\n  k: v # why\n  list:\n  - a\n  - b\n",
+		"# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    config.kubernetes.io/index: '1'\n    x: y # kept\n  name: a\nspec:\n  template:\n    metadata:\n      annotations:\n        config.kubernetes.io/index: '2'\n",
 	} {
 		n, err := yaml.Parse(in)
 		if err != nil {

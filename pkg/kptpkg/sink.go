@@ -169,7 +169,7 @@ func emitFile(items []*yaml.RNode) ([]byte, bool) {
 		}
 		n := item
 		if !nothingToClear(item.YNode()) {
-			n = item.Copy()
+			n = spineCopy(item)
 			for _, a := range clearedAnnotations {
 				if _, err := n.Pipe(yaml.ClearAnnotation(a)); err != nil {
 					return nil, false
@@ -204,6 +204,43 @@ func emitFile(items []*yaml.RNode) ([]byte, bool) {
 // mapping whose metadata, if any, is one non-empty mapping, whose
 // annotations, if any, are one non-empty mapping holding none of them.
 // Most items are so, and are written without a copy.
+// spineCopy returns a copy of the item deep enough to clear its
+// annotations without changing it: its document and mapping nodes, its
+// metadata mappings and their annotations mappings are new (their content
+// lists too); every other node is the item's own, shared, for the emitter
+// only reads them. Copying the whole item was about 3% of a fleet's CPU.
+func spineCopy(item *yaml.RNode) *yaml.RNode {
+	doc := shallowCopy(item.Document())
+	root := doc
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		root = shallowCopy(doc.Content[0])
+		doc.Content[0] = root
+	}
+	if root.Kind != yaml.MappingNode {
+		return item.Copy()
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != yaml.MetadataField || root.Content[i+1].Kind != yaml.MappingNode {
+			continue
+		}
+		md := shallowCopy(root.Content[i+1])
+		root.Content[i+1] = md
+		for j := 0; j+1 < len(md.Content); j += 2 {
+			if md.Content[j].Value == yaml.AnnotationsField {
+				md.Content[j+1] = shallowCopy(md.Content[j+1])
+			}
+		}
+	}
+	return yaml.NewRNode(doc)
+}
+
+// shallowCopy copies a node and its content list, not its children.
+func shallowCopy(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = slices.Clone(n.Content)
+	return &c
+}
+
 func nothingToClear(root *yaml.Node) bool {
 	if root.Kind != yaml.MappingNode {
 		return false
