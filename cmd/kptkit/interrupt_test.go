@@ -423,23 +423,9 @@ func TestVariantsGitInterrupted(t *testing.T) {
 		before[c] = dump(d)
 	}
 	paused := filepath.Join(t.TempDir(), "paused")
-	cmd := helper([]string{"KPTKIT_HELPER_SYNC_PAUSE=2:" + paused}, f.args("--jobs", "3")...)
-	out := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(paused); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the run never came to its second pack:\n%s", out)
-		}
-	}
+	cmd, out, done := startPaused(t, []string{"KPTKIT_HELPER_SYNC_PAUSE=2:" + paused}, paused, "its second pack", f.args("--jobs", "3")...)
 	_ = cmd.Process.Signal(os.Interrupt)
-	if err := cmd.Wait(); err == nil {
+	if err := <-done; err == nil {
 		t.Fatalf("the run was not interrupted:\n%s", out)
 	}
 	made, notMade := 0, 0
@@ -484,23 +470,7 @@ func TestVariantsGitInterruptedTwice(t *testing.T) {
 	f.variants("v1", "", "edge01")
 	before := dump(f.deploy["edge01"])
 	paused := filepath.Join(t.TempDir(), "paused")
-	cmd := helper([]string{"KPTKIT_HELPER_TX_PAUSE=" + paused}, f.args()...)
-	out := &strings.Builder{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if _, err := os.Stat(paused); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = cmd.Process.Kill()
-			t.Fatalf("the run never came to a ref transaction:\n%s", out)
-		}
-	}
+	cmd, out, done := startPaused(t, []string{"KPTKIT_HELPER_TX_PAUSE=" + paused}, paused, "a ref transaction", f.args()...)
 	_ = cmd.Process.Signal(os.Interrupt)
 	select {
 	case err := <-done:
@@ -512,6 +482,7 @@ func TestVariantsGitInterruptedTwice(t *testing.T) {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
+		<-done
 		t.Fatalf("the run did not end on the second interrupt:\n%s", out)
 	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGINT {
@@ -526,6 +497,32 @@ func TestVariantsGitInterruptedTwice(t *testing.T) {
 	f.mustRender()
 	if diff := cmp.Diff(dump(clean.deploy["edge01"]), dump(d)); diff != "" {
 		t.Errorf("after the run after (-clean +got):\n%s", diff)
+	}
+}
+
+// startPaused starts kptkit in a process of its own (helper) and waits
+// until it has created paused, where it waits to be interrupted; the run's
+// end comes on done (its output whole by then). A run that never comes
+// there (to what) is killed and fails the test.
+func startPaused(t *testing.T, env []string, paused, what string, args ...string) (cmd *exec.Cmd, out *strings.Builder, done <-chan error) {
+	t.Helper()
+	cmd = helper(env, args...)
+	out = &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(paused); err == nil {
+			return cmd, out, ended
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			<-ended
+			t.Fatalf("the run never came to %s:\n%s", what, out)
+		}
 	}
 }
 
