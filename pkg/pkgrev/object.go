@@ -2,7 +2,6 @@ package pkgrev
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -126,24 +125,12 @@ func PublishedBy(objs Objects, s *Snapshot, rev *Revision) (*Signature, error) {
 // (FindAllUpstreamReferencesInRepositories). tasks are the revisions' tasks
 // by name.
 func ReferencedBy(name string, tasks map[string][]porch.Task) string {
-	names := make([]string, 0, len(tasks))
-	for n := range tasks {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		for _, t := range tasks[n] {
-			if upstreamOf(t) == name {
-				return n
-			}
-		}
-	}
-	return ""
+	return Referrers(tasks)[name]
 }
 
-// Referrers is ReferencedBy for every revision at once: for each revision
-// another's clone or upgrade task names as its upstream, the first by name
-// of those naming it.
+// Referrers returns, for each revision another's clone or upgrade task
+// names as its upstream, the first by name of those naming it (a task
+// naming its own revision does not count).
 func Referrers(tasks map[string][]porch.Task) map[string]string {
 	out := map[string]string{}
 	for n, ts := range tasks {
