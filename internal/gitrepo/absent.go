@@ -23,9 +23,10 @@ import (
 // and go-git looks as before. An object another process writes meanwhile is
 // at worst written once more in kptkit's pack: git takes an object twice.
 
-// maxIndexObjects bounds what an objectIndex reads of a pack index (20
-// bytes an object): a larger index is left to go-git.
-const maxIndexObjects = 1 << 22
+// maxIndexObjects bounds what an objectIndex reads of a repository's pack
+// indexes, all together (20 bytes an object: 20 MiB): a repository whose
+// packs hold more is left to go-git, which keeps its own index of them.
+const maxIndexObjects = 1 << 20
 
 // objectIndex is what a repository's object folder holds, read once.
 type objectIndex struct {
@@ -58,14 +59,16 @@ func readObjectIndex(objects string) *objectIndex {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return x
 	}
+	held := 0 // the names read so far
 	for _, e := range packs {
 		if !strings.HasSuffix(e.Name(), ".idx") {
 			continue
 		}
-		names, err := readIndexNames(filepath.Join(objects, "pack", e.Name()))
+		names, err := readIndexNames(filepath.Join(objects, "pack", e.Name()), maxIndexObjects-held)
 		if err != nil {
 			return x
 		}
+		held += len(names) / 20
 		x.packs = append(x.packs, names)
 	}
 	x.usable = true
@@ -94,9 +97,9 @@ func fanoutOf(name string) (byte, bool) {
 // indexMagic starts a pack index of version 2 or later.
 var indexMagic = []byte{0xff, 't', 'O', 'c'}
 
-// readIndexNames returns the object names of the pack index at p
-// (indexNames).
-func readIndexNames(p string) ([]byte, error) {
+// readIndexNames returns the object names of the pack index at p, at most
+// limit of them (indexNames).
+func readIndexNames(p string, limit int) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -106,13 +109,14 @@ func readIndexNames(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return indexNames(f, fi.Size())
+	return indexNames(f, fi.Size(), limit)
 }
 
 // indexNames reads the object names of a version 2 pack index of size
 // bytes: its header, its fan-out table (whose last entry is the count) and
-// the names.
-func indexNames(r io.Reader, size int64) ([]byte, error) {
+// the names; an index of more than limit names, or shorter than its count
+// says, is refused before they are read.
+func indexNames(r io.Reader, size int64, limit int) ([]byte, error) {
 	head := make([]byte, 8+256*4)
 	if _, err := io.ReadFull(r, head); err != nil {
 		return nil, err
@@ -121,7 +125,7 @@ func indexNames(r io.Reader, size int64) ([]byte, error) {
 		return nil, errors.New("not a version 2 pack index")
 	}
 	n := int64(binary.BigEndian.Uint32(head[len(head)-4:]))
-	if n > maxIndexObjects || n*20 > size-int64(len(head)) {
+	if n > int64(limit) || n*20 > size-int64(len(head)) {
 		return nil, errors.New("a pack index too large to read, or cut short")
 	}
 	names := make([]byte, n*20)

@@ -151,7 +151,7 @@ func FuzzIndexNames(f *testing.F) {
 	f.Add(v2)
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		names, err := indexNames(bytes.NewReader(b), int64(len(b)))
+		names, err := indexNames(bytes.NewReader(b), int64(len(b)), maxIndexObjects)
 		if err != nil {
 			return
 		}
@@ -177,4 +177,36 @@ func sorted(names []byte) bool {
 		}
 	}
 	return true
+}
+
+// TestIndexNamesBounded: an index's names are read when they fit the
+// limit and the file, and refused before they are read otherwise.
+func TestIndexNamesBounded(t *testing.T) {
+	t.Parallel()
+	index := func(n int, names int) []byte {
+		b := append(append([]byte{}, indexMagic...), 0, 0, 0, 2)
+		fanout := make([]byte, 256*4)
+		fanout[len(fanout)-1] = byte(n)
+		b = append(b, fanout...)
+		for i := range names {
+			b = append(b, bytes.Repeat([]byte{byte(i)}, 20)...)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name        string
+		b           []byte
+		limit, want int
+		err         bool
+	}{
+		{name: "within the limit", b: index(3, 3), limit: 3, want: 3},
+		{name: "over the limit", b: index(3, 3), limit: 2, err: true},
+		{name: "cut short", b: index(3, 2), limit: 3, err: true},
+		{name: "no names", b: index(0, 0), limit: 0, want: 0},
+	} {
+		names, err := indexNames(bytes.NewReader(tc.b), int64(len(tc.b)), tc.limit)
+		if (err != nil) != tc.err || len(names) != tc.want*20 {
+			t.Errorf("%s: %d names, %v", tc.name, len(names)/20, err)
+		}
+	}
 }
