@@ -87,10 +87,12 @@ func (l lent) giveBack() {
 	}
 }
 
-// buffer is b, which the buffer holds, as a part of a message gRPC sends:
-// the buffer goes back to its pool once sent.
+// buffer is b as a part of a message gRPC sends: the lent buffer, given
+// back to its pool once sent, when it holds exactly b; else b itself (and
+// the buffer goes back now).
 func (l lent) buffer(b []byte) mem.Buffer {
-	if l.buf == nil {
+	if l.buf == nil || len(*l.buf) != len(b) || len(b) == 0 || &(*l.buf)[0] != &b[0] {
+		l.giveBack()
 		return mem.SliceBuffer(b)
 	}
 	return mem.NewBuffer(l.buf, l.bufs)

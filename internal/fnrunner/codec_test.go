@@ -150,6 +150,41 @@ func TestCodecResponse(t *testing.T) {
 	}
 }
 
+// TestCodecResponseNotInItsBuffer: an answer whose ResourceList is not the
+// bytes its lent buffer holds (another slice, or a part) is sent as it is,
+// and the buffer goes back at once: gRPC never sends the buffer's bytes for
+// it.
+func TestCodecResponseNotInItsBuffer(t *testing.T) {
+	rl := []byte("kind: ResourceList\nitems: []\n")
+	want, err := proto.Marshal(&evaluator.EvaluateFunctionResponse{ResourceList: rl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, answer := range map[string]func(held []byte) []byte{
+		"another slice": func([]byte) []byte { return bytes.Clone(rl) },
+		"a part":        func(held []byte) []byte { return held[:len(rl)] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			bufs := newBuffers(1)
+			p := bufs.Get(2 << 10)
+			*p = append(append((*p)[:0], rl...), "stale bytes of an earlier call"...)
+			resp := &response{out: lent{bufs: bufs, buf: p}}
+			resp.ResourceList = answer(*p)
+			got, err := codec{bufs: bufs}.Marshal(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got.Materialize()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if len(bufs.free) != 1 {
+				t.Errorf("%d buffers kept before the message is freed, want 1 (given back at once)", len(bufs.free))
+			}
+			got.Free()
+		})
+	}
+}
+
 // FuzzCodecRequest holds the server's reading of a request to
 // proto.Unmarshal's, for any bytes.
 func FuzzCodecRequest(f *testing.F) {
