@@ -151,7 +151,8 @@ type runner struct {
 	repos map[objectKey]*repoState
 	// listed are, in git, the Repositories of the packages listed.
 	listed map[string]objectKey
-	// lineages are the Kptfiles porchLineage wrote, by what they depend on.
+	// lineages are the clones' Kptfiles cloneLineage wrote, by what they
+	// depend on.
 	lineages map[lineageKey][]byte
 	// lineageNodes are the lineages porchLineage marshalled, by what they
 	// depend on.

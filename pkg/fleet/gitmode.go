@@ -284,7 +284,7 @@ func (r *runner) draft(j *job, up *upstreamEntry, cur *found, b *base, files kpt
 		d.Task = pkgrev.CloneTask(up.up.Revision)
 		d.TaskFiles = files
 		if b != nil && b.files != nil {
-			taskFiles, err := r.porchLineage(j, up, b.files)
+			taskFiles, err := r.cloneLineage(j, up, b.files)
 			if err != nil {
 				return d, err
 			}

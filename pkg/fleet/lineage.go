@@ -37,10 +37,24 @@ func clone(up Upstream, name string) (kptpkg.Files, error) {
 
 // porchLineage writes the root Kptfile's lineage as Porch writes it when it
 // names the variant's upstream revision as kpt's does; files are returned
-// as they are otherwise (and always outside git). The Kptfile written is
-// kept for the run (r.lineages): the variants of one upstream revision
-// mostly start from one Kptfile, which is then edited once.
+// as they are otherwise (and always outside git).
 func (r *runner) porchLineage(j *job, up *upstreamEntry, files kptpkg.Files) (kptpkg.Files, error) {
+	o := up.up.Origin
+	if r.opts.Revisions == nil || o.Commit == "" {
+		return files, nil
+	}
+	kf, err := r.lineageOf(j, o, files)
+	if err != nil {
+		return nil, err
+	}
+	return withKptfile(files, kf), nil
+}
+
+// cloneLineage is porchLineage of an upstream's clone (a draft's task
+// commit), kept for the run (r.lineages): the variants of one upstream
+// revision start from one clone. A rendered package's Kptfile is its
+// variant's own and is not kept.
+func (r *runner) cloneLineage(j *job, up *upstreamEntry, files kptpkg.Files) (kptpkg.Files, error) {
 	o := up.up.Origin
 	if r.opts.Revisions == nil || o.Commit == "" {
 		return files, nil
@@ -58,15 +72,21 @@ func (r *runner) porchLineage(j *job, up *upstreamEntry, files kptpkg.Files) (kp
 		r.lineages[key] = kf
 		r.mu.Unlock()
 	}
+	return withKptfile(files, kf), nil
+}
+
+// withKptfile returns files with the root Kptfile kf (files as they are
+// for nil).
+func withKptfile(files kptpkg.Files, kf []byte) kptpkg.Files {
 	if kf == nil {
-		return files, nil
+		return files
 	}
 	out := files.Clone()
 	out[kptapi.FileName] = kf
-	return out, nil
+	return out
 }
 
-// lineageKey is what porchLineage's Kptfile depends on: the Kptfile as it
+// lineageKey is what cloneLineage's Kptfile depends on: the Kptfile as it
 // was, the upstream revision, and the upstream Repository (by namespace
 // and name).
 type lineageKey struct {
