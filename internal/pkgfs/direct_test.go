@@ -99,3 +99,36 @@ func TestWriteDirectRaced(t *testing.T) {
 		t.Errorf("left in the reserved folder: %v", entries)
 	}
 }
+
+// TestWriteDirectKeepsAnEmptyFolder: an empty folder that appears where a
+// direct write's folder was to go — a user's, of mode 0700 — is not
+// replaced (a plain rename would replace an empty folder without a word):
+// the package goes inside it, and the folder keeps its mode.
+func TestWriteDirectKeepsAnEmptyFolder(t *testing.T) {
+	dir := t.TempDir()
+	raced := false
+	pkgfs.SetApplyHook(func(int, string) error {
+		if !raced {
+			raced = true
+			if err := os.Mkdir(filepath.Join(dir, "r"), 0o700); err != nil {
+				t.Error(err)
+			}
+		}
+		return nil
+	})
+	out := open(t, dir)
+	_, err := out.Write("r/app", nil, files(map[string]string{"Kptfile": "k\n"}))
+	out.Close()
+	pkgfs.SetApplyHook(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := t.TempDir()
+	write(t, ref, map[string]string{"r/app/Kptfile": "k\n"})
+	if err := os.Chmod(filepath.Join(ref, "r"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(withReserved(t, ref, dir), state(t, dir)); diff != "" {
+		t.Errorf("folder (-want +got):\n%s", diff)
+	}
+}
